@@ -56,6 +56,9 @@ JA = {
     ),
     "give --field {name}=VALUE": "--field {name}=VALUE を指定してください",
     "{label}: not open now": "{label}: 現在は受け付けていません",
+    "{label}: not open now; to upload {keys}, give --type": (
+        "{label}: 現在は受け付けていません。{keys} を提出するには --type を指定してください"
+    ),
     "no such file: {path}": "ファイルがありません: {path}",
     "{path} is a folder, not a file": "{path} はフォルダです。ファイルを指定してください",
     "cannot read the file {path}": "ファイル {path} を読めません",

@@ -48,7 +48,9 @@ def _failed(upload: dict) -> int:
 
 def choose_type(status: dict, key: str | None) -> dict:
     """The submission type to upload: ``key`` if given; else the round's only one, or its
-    only open one (the server refuses a closed one with its own message)."""
+    first (its main upload: the anonymized table, a release) while that is the only one open,
+    or when none is open (the server then says why). Another type is never guessed: a file
+    meant for a closed window is not sent as the other upload open now (an attack)."""
     types = status["submission_types"]
     keys = ", ".join(t["key"] for t in types)
     if not types:
@@ -62,11 +64,15 @@ def choose_type(status: dict, key: str | None) -> dict:
                 )
             )
         return chosen[0]
-    if len(types) == 1:
-        return types[0]
-    open_types = [t for t in types if t["open"]]
-    if len(open_types) == 1:
-        return open_types[0]
+    main, open_keys = types[0], [t["key"] for t in types if t["open"]]
+    if len(types) == 1 or not open_keys or open_keys == [main["key"]]:
+        return main
+    if not main["open"]:
+        raise UsageError(
+            tr("{label}: not open now; to upload {keys}, give --type").format(
+                label=main["label"], keys=", ".join(open_keys)
+            )
+        )
     raise UsageError(
         tr("this round takes several uploads; choose one with --type: {keys}").format(keys=keys)
     )

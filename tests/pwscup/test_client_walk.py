@@ -189,3 +189,27 @@ def test_select_names_what_cannot_be_chosen(monkeypatch, argv, said):
 def test_an_upload_number_is_ascii_digits(value):
     with pytest.raises(Exception, match="give the upload's number"):
         uploads.upload_number(value)
+
+
+def _types(*opens: bool) -> dict:
+    keys = ["anonymized", "attack", "third"]
+    return {
+        "submission_types": [
+            {"key": key, "label": key.title(), "open": is_open}
+            for key, is_open in zip(keys, opens, strict=False)
+        ]
+    }
+
+
+def test_without_type_a_file_goes_to_the_main_upload_never_to_another_open_one(monkeypatch):
+    """After the freeze (the table's window closed, attacks open) ``submit ROUND table.csv``
+    is not sent as an attack: it says the table's window is closed and how to attack."""
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    with pytest.raises(UsageError, match=r"^Anonymized: not open now; to upload attack, give"):
+        uploads.choose_type(_types(False, True), None)
+    assert uploads.choose_type(_types(False, True), "attack")["key"] == "attack"
+    assert uploads.choose_type(_types(True, False), None)["key"] == "anonymized"
+    # Nothing open: the main upload, which the server refuses with its own message.
+    assert uploads.choose_type(_types(False, False), None)["key"] == "anonymized"
+    with pytest.raises(UsageError, match="several uploads; choose one with --type"):
+        uploads.choose_type(_types(True, True), None)
