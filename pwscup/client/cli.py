@@ -19,6 +19,7 @@ This module reads the command line and runs a command; the commands are in ``upl
 """
 
 import argparse
+import errno
 import getpass
 import sys
 import urllib.parse
@@ -193,6 +194,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def os_error_text(error: OSError) -> str:
+    """A file or folder the command could not write or read: its name and why, in the
+    client's language for the usual reasons (the system's own words for another)."""
+    reasons = {
+        errno.EACCES: tr("permission denied"),
+        errno.EEXIST: tr("a file of that name is in the way"),
+        errno.ENOENT: tr("no such file or folder"),
+        errno.ENOTDIR: tr("not a folder"),
+        errno.ENOSPC: tr("no space left on the disk"),
+        errno.EROFS: tr("the disk is read-only"),
+    }
+    reason = reasons.get(error.errno) or error.strerror or str(error)
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -207,9 +223,14 @@ def main(argv=None) -> int:
         return 3
     except ApiError as error:
         print(tr("error: {error}").format(error=f"{error.message} [{error.code}]"), file=sys.stderr)
+        if error.code == "authentication_failed":
+            print(
+                tr("Make a new token on your profile page and run `pwscup login URL` again."),
+                file=sys.stderr,
+            )
         return 1
     except OSError as error:
-        print(tr("error: {error}").format(error=error), file=sys.stderr)
+        print(tr("error: {error}").format(error=os_error_text(error)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: a line, not a traceback (a job goes on)
         print("\n" + tr("interrupted"), file=sys.stderr)

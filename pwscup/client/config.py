@@ -33,8 +33,17 @@ def save_credentials(*, url: str, token: str) -> Path:
 
 
 def load_credentials() -> dict | None:
+    """``{"url", "token"}`` as ``login`` kept them; ``None`` when there are none, or when the
+    file is not what ``login`` writes (edited by hand, cut short): log in again."""
     path = config_dir() / FILE_NAME
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        kept = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
+    except ValueError:  # not JSON, or not UTF-8
+        return None
+    if not isinstance(kept, dict) or not all(
+        isinstance(kept.get(k), str) for k in ("url", "token")
+    ):
+        return None
+    return kept

@@ -141,6 +141,15 @@ JA = {
         "{url}: このアドレスに PWSCup の API はありません。サイトのアドレスを指定してください"
     ),
     "interrupted": "中断しました",
+    "Make a new token on your profile page and run `pwscup login URL` again.": (
+        "プロフィールページで新しいトークンを作成し、もう一度 `pwscup login URL` を実行してください。"
+    ),
+    "permission denied": "権限がありません",
+    "a file of that name is in the way": "同じ名前のファイルがあります",
+    "no such file or folder": "そのファイルまたはフォルダはありません",
+    "not a folder": "フォルダではありません",
+    "no space left on the disk": "ディスクに空きがありません",
+    "the disk is read-only": "ディスクが読み取り専用です",
     # select (cli.py, uploads.py)
     "make one of your team's uploads its final one": "チームの提出の 1 つを最終提出にする",
     "the upload's number (#n in `pwscup status ROUND`)": "提出の番号 (`pwscup status ROUND` の #n)",

@@ -213,3 +213,56 @@ def test_without_type_a_file_goes_to_the_main_upload_never_to_another_open_one(m
     assert uploads.choose_type(_types(False, False), None)["key"] == "anonymized"
     with pytest.raises(UsageError, match="several uploads; choose one with --type"):
         uploads.choose_type(_types(True, True), None)
+
+
+@pytest.mark.parametrize("kept", ["{oops", '{"url": "http://127.0.0.1:9/"}', "[]", "\xff"])
+def test_a_credentials_file_login_did_not_write_asks_to_log_in_again(
+    tmp_path, monkeypatch, capsys, kept
+):
+    monkeypatch.setenv("PWSCUP_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    (tmp_path / "credentials.json").write_bytes(kept.encode("latin-1"))
+    assert cli.main(["status"]) == 2
+    assert capsys.readouterr().err == "error: not logged in: run `pwscup login URL` first\n"
+
+
+def test_a_folder_the_command_cannot_make_is_named_with_why(
+    logged_in_to, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    logged_in_to("http://127.0.0.1:9/")
+    in_the_way = tmp_path / "data"
+    in_the_way.write_text("")
+    assert cli.main(["download", "demo/round-1", "-o", str(in_the_way)]) == 1
+    assert capsys.readouterr().err == f"エラー: {in_the_way}: 同じ名前のファイルがあります\n"
+
+
+class _Revoked(http.server.BaseHTTPRequestHandler):
+    """The API's answer to a revoked token."""
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        body = b'{"code": "authentication_failed", "message": "Invalid or revoked API token."}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_revoked_token_says_how_to_get_a_new_one(logged_in_to, monkeypatch, capsys):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Revoked)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("PWSCUP_LANG", "en")
+        logged_in_to(f"http://127.0.0.1:{server.server_address[1]}/")
+        assert cli.main(["status"]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert capsys.readouterr().err.splitlines() == [
+        "error: Invalid or revoked API token. [authentication_failed]",
+        "Make a new token on your profile page and run `pwscup login URL` again.",
+    ]
