@@ -3,8 +3,9 @@ the data, from a terminal or a script, in a round of any kind.
 
 The client asks the API what the round is (``…/rounds/{r}/status/``: what the team may upload
 and to which address, with which fields; what it may download now; its uploads) and shows
-its leaderboard as the API gives it (``…/standings/``): it knows no kind. Only ``targets`` and
-``attack`` are the first game's own shortcuts (``submit --type attack`` works too).
+its leaderboard as the API gives it (``…/standings/``): it knows no kind. ``attack ROUND TARGET FILE``
+is ``submit --type attack --field target=TARGET`` in a round of any kind that declares such an
+upload; only ``targets`` reads a first-game endpoint (a round without it says so).
 
 Messages in the user's language (``messages.py``: ``$PWSCUP_LANG``, else the locale).
 
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     attack.add_argument("target", help=tr("the target team's slug (see `pwscup targets`)"))
     attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))
     _wait_arguments(attack)
+    attack.set_defaults(field=[])
     attack.set_defaults(run=cmd_attack)
 
     select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))

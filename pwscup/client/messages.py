@@ -141,6 +141,12 @@ JA = {
         "{url}: このアドレスに PWSCup の API はありません。サイトのアドレスを指定してください"
     ),
     "interrupted": "中断しました",
+    "this round's attack names no target: `pwscup submit ROUND FILE --type attack`": (
+        "このラウンドの攻撃は対象を指定しません: `pwscup submit ROUND FILE --type attack` で提出してください"
+    ),
+    "this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`": (
+        "このラウンドには攻撃対象の一覧がありません。`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
+    ),
     "Make a new token on your profile page and run `pwscup login URL` again.": (
         "プロフィールページで新しいトークンを作成し、もう一度 `pwscup login URL` を実行してください。"
     ),

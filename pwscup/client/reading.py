@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pwscup.client.formatting import moment, state_text, table, upload_label
 from pwscup.client.messages import tr
-from pwscup.client.session import FAILED, round_path
-from pwscup.client.transport import Api
+from pwscup.client.session import FAILED, UsageError, round_path
+from pwscup.client.transport import Api, ApiError
 
 HEADLINE_SCORES = 4  # scores per upload in ``status`` when the round marks no headline
 
@@ -167,7 +167,15 @@ def cmd_leaderboard(api: Api, args) -> int:
 
 
 def cmd_targets(api: Api, args) -> int:
-    targets = api.get(round_path(args.round, "targets/"))
+    try:
+        targets = api.get(round_path(args.round, "targets/"))
+    except ApiError as error:
+        if error.status != 404:
+            raise
+        api.get(round_path(args.round, "status/"))  # no such round: its own 404
+        raise UsageError(
+            tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")
+        ) from None
     rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
     if rows:
         print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))

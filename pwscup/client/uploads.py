@@ -139,9 +139,9 @@ def print_scores(upload: dict, status: dict) -> None:
     )
 
 
-def cmd_submit(api: Api, args) -> int:
+def cmd_submit(api: Api, args, *, status: dict | None = None) -> int:
     upload_file(args.file)
-    status = api.get(round_path(args.round, "status/"))
+    status = status or api.get(round_path(args.round, "status/"))
     kind = choose_type(status, args.type)
     accepted = api.post_multipart(
         kind["url"],
@@ -191,15 +191,17 @@ def _print_rate(upload: dict) -> int:
 
 
 def cmd_attack(api: Api, args) -> int:
+    """``submit --type attack --field target=TARGET``: the round's attack upload, in a round of
+    any kind that declares one against a target (a round that takes none says so)."""
     upload_file(args.file)
-    accepted = api.post_multipart(
-        round_path(args.round, "attacks/"),
-        fields={"note": args.note, "target": args.target},
-        file_field="file",
-        file_path=args.file,
-    )
-    print(accepted["message"], file=sys.stderr)
-    return _after_upload(api, args, accepted, _print_rate)
+    status = api.get(round_path(args.round, "status/"))
+    kind = choose_type(status, "attack")
+    if not any(field["name"] == "target" for field in kind["fields"]):
+        raise UsageError(
+            tr("this round's attack names no target: `pwscup submit ROUND FILE --type attack`")
+        )
+    args.type, args.field = "attack", [*args.field, ("target", args.target)]
+    return cmd_submit(api, args, status=status)
 
 
 def upload_number(value: str) -> int:

@@ -11,6 +11,7 @@ import pytest
 from pwscup.client import cli, formatting, uploads
 from pwscup.client.config import save_credentials
 from pwscup.client.session import UsageError
+from pwscup.client.transport import ApiError
 from scoring.messages import render
 
 
@@ -266,3 +267,52 @@ def test_a_revoked_token_says_how_to_get_a_new_one(logged_in_to, monkeypatch, ca
         "error: Invalid or revoked API token. [authentication_failed]",
         "Make a new token on your profile page and run `pwscup login URL` again.",
     ]
+
+
+class _AttackRound:
+    """A round's API whose status lists ``types``; uploads are kept, targets are 404."""
+
+    def __init__(self, types):
+        self.types, self.sent = types, []
+
+    def get(self, path):
+        if path.endswith("targets/"):
+            raise ApiError(404, "not_found", "No such round.")
+        return {"submission_types": self.types, "uploads": [], "metrics": []}
+
+    def post_multipart(self, path, *, fields, file_field, file_path):
+        self.sent.append((path, fields))
+        return {"id": 9, "number": 1, "message": "", "url": "/a/9/"}
+
+
+ATTACK = {
+    "key": "attack",
+    "label": "An attack",
+    "open": True,
+    "url": "/syn/attacks/",
+    "fields": [{"name": "target", "required": True, "choices": ["teamb"]}],
+}
+
+
+def test_attack_is_the_round_s_attack_upload_in_a_round_of_any_kind(tmp_path, monkeypatch):
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    guess = tmp_path / "guess.csv"
+    guess.write_text("1\n")
+    release = {**ATTACK, "key": "release", "url": "/syn/releases/", "fields": []}
+    api = _AttackRound([release, ATTACK])
+    args = cli.build_parser().parse_args(["attack", "c/syn", "teamb", str(guess)])
+    assert args.run(api, args) == 0
+    assert api.sent == [("/syn/attacks/", {"target": "teamb"})]
+    no_target = _AttackRound([release, {**ATTACK, "fields": []}])
+    with pytest.raises(UsageError, match="attack names no target"):
+        args.run(no_target, args)
+    with pytest.raises(UsageError, match="no submission type 'attack' in this round; it takes: release"):
+        args.run(_AttackRound([release]), args)
+    assert no_target.sent == []
+
+
+def test_targets_of_a_round_that_lists_none_is_said_so(monkeypatch):
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    args = cli.build_parser().parse_args(["targets", "c/dp"])
+    with pytest.raises(UsageError, match="this round lists no targets; see `pwscup status"):
+        args.run(_AttackRound([]), args)
