@@ -4,7 +4,6 @@ score table's words, choosing the final upload. Each says what happened in the c
 language, with its documented exit status, never a traceback."""
 
 import http.server
-import threading
 
 import pytest
 
@@ -13,6 +12,7 @@ from pwscup.client.config import save_credentials
 from pwscup.client.session import UsageError
 from pwscup.client.transport import ApiError
 from scoring.messages import render
+from tests.pwscup.client_servers import answering
 
 
 @pytest.fixture
@@ -73,28 +73,11 @@ class _Line:
         return self.text
 
 
-class _HtmlNotFound(http.server.BaseHTTPRequestHandler):
-    """A site's HTML "not found" page for every address (a round page's URL given to login)."""
-
-    def do_GET(self):  # noqa: N802 - http.server's name
-        body = b"<html><body>Not Found</body></html>"
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def html_site():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _HtmlNotFound)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    """A site's HTML "not found" page for every address (a round page's URL given to login)."""
+    with answering(404, "text/html", b"<html><body>Not Found</body></html>") as address:
+        yield address
 
 
 def test_login_at_an_address_with_no_api_says_so(html_site, tmp_path, monkeypatch, capsys):
@@ -238,31 +221,14 @@ def test_a_folder_the_command_cannot_make_is_named_with_why(
     assert capsys.readouterr().err == f"エラー: {in_the_way}: 同じ名前のファイルがあります\n"
 
 
-class _Revoked(http.server.BaseHTTPRequestHandler):
-    """The API's answer to a revoked token."""
-
-    def do_GET(self):  # noqa: N802 - http.server's name
-        body = b'{"code": "authentication_failed", "message": "Invalid or revoked API token."}'
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+REVOKED = b'{"code": "authentication_failed", "message": "Invalid or revoked API token."}'
 
 
 def test_a_revoked_token_says_how_to_get_a_new_one(logged_in_to, monkeypatch, capsys):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Revoked)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        monkeypatch.setenv("PWSCUP_LANG", "en")
-        logged_in_to(f"http://127.0.0.1:{server.server_address[1]}/")
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    with answering(401, "application/json", REVOKED) as address:
+        logged_in_to(f"{address}/")
         assert cli.main(["status"]) == 1
-    finally:
-        server.shutdown()
-        server.server_close()
     assert capsys.readouterr().err.splitlines() == [
         "error: Invalid or revoked API token. [authentication_failed]",
         "Make a new token on your profile page and run `pwscup login URL` again.",
@@ -306,7 +272,9 @@ def test_attack_is_the_round_s_attack_upload_in_a_round_of_any_kind(tmp_path, mo
     no_target = _AttackRound([release, {**ATTACK, "fields": []}])
     with pytest.raises(UsageError, match="attack names no target"):
         args.run(no_target, args)
-    with pytest.raises(UsageError, match="no submission type 'attack' in this round; it takes: release"):
+    with pytest.raises(
+        UsageError, match="no submission type 'attack' in this round; it takes: release"
+    ):
         args.run(_AttackRound([release]), args)
     assert no_target.sent == []
 
