@@ -1,10 +1,14 @@
 """Django REST framework's own messages that its Japanese catalogue lacks (DRF 3.18 ships a
 partial ``rest_framework/locale/ja``): an API answer said "choice: Not a valid string." to a
-Japanese reader. Our catalogue (``LOCALE_PATHS``, read before the apps' catalogues) gives
+Japanese reader. And Django's own messages whose Japanese is wrong: Django 5's ``ja``
+catalogue gives "Null characters are not allowed." (every form's text field refuses a NUL
+character with it) as 「何か文字を入力してください。」, "enter some characters", which tells an
+organizer who pasted a NUL the opposite of what is wrong. Our catalogue (``LOCALE_PATHS``, read before the apps' catalogues) gives
 them in Japanese; listed here, with their exact msgids, so that ``makemessages`` keeps them
 live in ``locale/ja/LC_MESSAGES/django.po`` instead of marking them obsolete.
 
-Nothing imports this module at run time: DRF translates its messages itself, by these msgids.
+Nothing imports this module at run time: DRF and Django translate their messages themselves,
+by these msgids.
 """
 
 from django.utils.translation import gettext_noop
@@ -27,3 +31,5 @@ DRF_MESSAGES = (
         'Enter a valid "slug" consisting of Unicode letters, numbers, underscores, or hyphens.'
     ),
 )
+
+DJANGO_MESSAGES = (gettext_noop("Null characters are not allowed."),)

@@ -124,3 +124,21 @@ def test_the_drf_messages_our_catalogue_adds_are_japanese():
             str(serializers.CharField().error_messages["invalid"]) == "文字列を入力してください。"
         )
     assert not english
+
+
+def test_django_s_wrong_japanese_is_corrected_by_our_catalogue():
+    """Django's ``ja`` catalogue says 「何か文字を入力してください。」 ("enter some characters")
+    for a NUL character; a form's text field refuses one with our words instead."""
+    from django import forms
+    from django.utils import translation
+
+    from pwscup.core.rest_messages import DJANGO_MESSAGES
+
+    class NameForm(forms.Form):
+        name = forms.CharField()
+
+    with translation.override("ja"):
+        form = NameForm(data={"name": "a\x00b"})
+        assert not form.is_valid()
+        assert form.errors["name"] == ["NUL 文字（コード 0 の制御文字）は使えません。"]
+        assert all(translation.gettext(m) != m for m in DJANGO_MESSAGES)
