@@ -112,8 +112,8 @@ KIT_HELP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "参照リンク攻撃: カテゴリの QI でブロック化し、範囲で正規化した数値が最も近い行。ブロックが空なら不一致のペナルティ",
     },
     # their parameters
-    "help.param.assignment": {"en": "greedy | lsap", "ja": "greedy | lsap"},
-    "help.param.back_map": {"en": "mode | random", "ja": "mode | random"},
+    "help.param.assignment": {"en": "greedy | lsap", "ja": "greedy（貪欲法）| lsap（最適割当）"},
+    "help.param.back_map": {"en": "mode | random", "ja": "mode（最頻値）| random（無作為）"},
     "help.param.budget": {
         "en": "rows allowed in classes smaller than k",
         "ja": "k 未満のクラスに残してよい行数",
@@ -145,7 +145,7 @@ KIT_HELP_MESSAGES: dict[str, dict[str, str]] = {
     "help.param.rep": {"en": "value | mean (number columns)", "ja": "value | mean（数値の列）"},
     "help.param.rows": {"en": "1-based, comma-separated", "ja": "1 から数える。カンマ区切り"},
     "help.param.sa": {"en": "default: sa", "ja": "既定: sa"},
-    "help.param.scale": {"en": "range | none", "ja": "range | none"},
+    "help.param.scale": {"en": "range | none", "ja": "range（範囲で正規化）| none（そのまま）"},
     "help.param.snap": {
         "en": "round to the nearest original value",
         "ja": "最も近い元の値に丸める",
