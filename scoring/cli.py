@@ -13,7 +13,8 @@ dp epsilon|release|estimate|score ...   (the DP round; see scoring.dp.cli)
 scorer run --program P.zip --submission S --reference DIR --output DIR   (scoring.scorer.cli)
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
-``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``); so are
+``PWSCUP_LANG`` (the client's) or ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` name Japanese
+(``ja``, ``ja_JP.UTF-8``: ``scoring.messages.environment_language``); so are
 argparse's refusals of the line and ``--help`` (``scoring.cli_usage``).
 
 ``--range age=13:85`` is a round's range rule (any number from 13 to 85 in ``age`` instead
@@ -33,7 +34,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -57,7 +57,7 @@ from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate, indicator_classes
 from scoring.kit.cli import add_kit_commands
 from scoring.linkage import REFERENCE_ATTACK
-from scoring.messages import language, render
+from scoring.messages import environment_language, render
 from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
@@ -290,14 +290,6 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     add_synth_commands(commands, lang)  # synth describe|check|score-release|… (scoring.synthetic)
     add_scorer_commands(commands, lang)  # scorer run (scoring.scorer: an organizer's program)
     return parser
-
-
-def environment_language() -> str:
-    """``"ja"`` when the first set of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` is Japanese."""
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        if os.environ.get(variable):
-            return language(os.environ[variable])
-    return "en"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

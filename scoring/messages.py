@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 import json
+import os
 import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
@@ -166,6 +167,29 @@ def listing(kind: str, numbers: Sequence[int], details: Sequence[Any] | None = N
 def language(lang: str | None) -> str:
     """``"ja"`` for Japanese locales (``ja``, ``ja-JP``, ``ja_JP.UTF-8``), else ``"en"``."""
     return "ja" if (lang or "").lower().replace("_", "-").split("-")[0] == "ja" else "en"
+
+
+# The variables naming the reader's language, first set wins: the participants' client's own
+# (``PWSCUP_LANG``, so that a student who set it for ``pwscup`` gets the kit in the same
+# language), then the POSIX locale's, in POSIX's order.
+LANGUAGE_VARIABLES = ("PWSCUP_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def environment_language(environ=os.environ) -> str:
+    """``"ja"`` when the first set of ``PWSCUP_LANG``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
+    is Japanese, else ``"en"``.
+
+    >>> environment_language({"PWSCUP_LANG": "ja", "LANG": "C.UTF-8"})
+    'ja'
+    >>> environment_language({"LC_ALL": "en_US.UTF-8", "LANG": "ja_JP.UTF-8"})
+    'en'
+    >>> environment_language({})
+    'en'
+    """
+    for variable in LANGUAGE_VARIABLES:
+        if environ.get(variable, "").strip():
+            return language(environ[variable].strip())
+    return "en"
 
 
 def placeholders(template: str) -> set[str]:

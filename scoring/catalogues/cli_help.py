@@ -14,8 +14,8 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "コマンドライン: ``python -m scoring COMMAND ...``（サーバーが動かすのと同じコード）。",
     },
     "help.lang": {
-        "en": "language of messages (default: from LC_ALL, LC_MESSAGES or LANG)",
-        "ja": "メッセージの言語（既定: LC_ALL、LC_MESSAGES、LANG から）",
+        "en": "language of messages (default: from PWSCUP_LANG, LC_ALL, LC_MESSAGES or LANG)",
+        "ja": "メッセージの言語（既定: PWSCUP_LANG、LC_ALL、LC_MESSAGES、LANG から）",
     },
     "help.evaluate": {
         "en": "validate a submission and print all metrics",

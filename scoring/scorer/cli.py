@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from scoring.cli_usage import integer_option, number_option
-from scoring.messages import language, render
+from scoring.messages import environment_language, render
 from scoring.scorer.environment import environment_ensure
 from scoring.scorer.launchers import CommandLauncher
 from scoring.scorer.limits import SandboxLimits
@@ -70,7 +70,7 @@ def cmd_scorer_run(args) -> int:
             shutil.copytree(result.output, args.output, symlinks=True, dirs_exist_ok=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    message = result.render(args.lang or _environment_language())
+    message = result.render(args.lang or environment_language())
     summary = {
         "status": result.status,
         "scores": result.scores,
@@ -109,13 +109,6 @@ def _target(pair: str, lang: str = "en") -> tuple[str, Path]:
 
 def _targets(pairs: list[tuple[str, Path]] | None) -> dict[str, Path] | None:
     return dict(pairs) if pairs else None
-
-
-def _environment_language() -> str:
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        if os.environ.get(variable):
-            return language(os.environ[variable])
-    return "en"
 
 
 def add_scorer_commands(commands, lang: str = "en") -> None:

@@ -18,16 +18,19 @@ from pathlib import Path
 from scoring.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
+# The variables read before ``LANG`` (``scoring.messages.LANGUAGE_VARIABLES``).
+OVERRIDING = ("PWSCUP_LANG", "LC_ALL", "LC_MESSAGES")
 
 
 @contextlib.contextmanager
-def _environment(lang: str):
-    """Messages follow ``LANG`` (``LC_ALL``/``LC_MESSAGES`` unset); help text is wrapped
-    at the 80 columns a child without a terminal gets."""
+def _environment(lang: str, env: dict | None = None):
+    """Messages follow ``LANG`` (``PWSCUP_LANG``/``LC_ALL``/``LC_MESSAGES`` unset, unless
+    ``env`` sets them); help text is wrapped at the 80 columns a child without a terminal
+    gets."""
     saved = dict(os.environ)
-    for variable in ("LC_ALL", "LC_MESSAGES"):
+    for variable in OVERRIDING:
         os.environ.pop(variable, None)
-    os.environ.update(LANG=lang, COLUMNS="80")
+    os.environ.update(LANG=lang, COLUMNS="80", **(env or {}))
     try:
         yield
     finally:
@@ -43,12 +46,14 @@ def _text(stream: io.TextIOWrapper) -> str:
     return stream.buffer.getvalue().decode("utf-8").replace("\r\n", "\n")
 
 
-def in_process(*args, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
-    """``python -m scoring *args`` in this process."""
+def in_process(
+    *args, lang: str = "C.UTF-8", env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """``python -m scoring *args`` in this process (``env``: variables set beside ``LANG``)."""
     argv = [str(a) for a in args]
     out, err = _stream(), _stream()
     with (
-        _environment(lang),
+        _environment(lang, env),
         contextlib.chdir(ROOT),
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
@@ -64,7 +69,7 @@ def in_process(*args, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
 
 def as_child(*args, lang: str = "C.UTF-8", timeout: float = 300) -> subprocess.CompletedProcess:
     """``python -m scoring *args`` in a child interpreter (the entry point itself)."""
-    env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES"}}
+    env = {k: v for k, v in os.environ.items() if k not in OVERRIDING}
     return subprocess.run(
         [sys.executable, "-m", "scoring", *map(str, args)],
         capture_output=True,

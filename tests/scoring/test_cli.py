@@ -109,6 +109,19 @@ def test_the_entry_point_runs_the_same_command_in_a_child(files):
     assert japanese.stderr != as_child(*refused).stderr  # not the English message
 
 
+def test_pwscup_lang_chooses_the_language_before_the_locale(files):
+    """A student who set ``PWSCUP_LANG=ja`` for the client gets the kit's messages in
+    Japanese too, whatever ``LANG`` says; ``--lang`` still wins over both."""
+    (files / "short.csv").write_text(B.rsplit("\n", 2)[0] + "\n")
+    refused = ("check", files / "x.csv", files / "short.csv", "--config", files / "round.json")
+    japanese = run(*refused, lang="ja_JP.UTF-8").stderr
+    english = run(*refused).stderr
+    assert japanese != english
+    assert run(*refused, env={"PWSCUP_LANG": "ja"}).stderr == japanese
+    assert run(*refused, lang="ja_JP.UTF-8", env={"PWSCUP_LANG": "en"}).stderr == english
+    assert run("--lang", "en", *refused, env={"PWSCUP_LANG": "ja"}).stderr == english
+
+
 def test_missing_file_exits_2(files):
     result = run("check", files / "x.csv", files / "nope.csv", "--config", files / "round.json")
     assert result.returncode == 2 and "cannot read" in result.stderr
