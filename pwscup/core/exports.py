@@ -84,9 +84,18 @@ def csv_response(filename: str, header: list, rows) -> HttpResponse:
 def csv_bytes_response(content: bytes | str, filename: str) -> HttpResponse:
     """A CSV already written (through ``csv_writer``, or a file kept as uploaded) as the
     attachment ``filename``: UTF-8, the one content type every CSV download has."""
+    return _attachment(content, filename, "text/csv; charset=utf-8")
+
+
+def json_text_response(content: str, filename: str) -> HttpResponse:
+    """A JSON file already written (a kit's configuration, as the kit holds it) as the
+    attachment ``filename``."""
+    return _attachment(content, filename, "application/json")
+
+
+def _attachment(content: bytes | str, filename: str, content_type: str) -> HttpResponse:
     response = HttpResponse(
-        content.encode() if isinstance(content, str) else content,
-        content_type="text/csv; charset=utf-8",
+        content.encode() if isinstance(content, str) else content, content_type=content_type
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -32,6 +32,12 @@ PRACTICE_NAME = "practice_table.csv"
 PRACTICE_SEED = 0
 
 
+def config_text(*, dp_round: DPRound) -> str:
+    """``dp_config.json``: the round's public configuration, as ``python -m scoring dp``
+    reads it (the kit's and the API's)."""
+    return json.dumps(dp_round.config, indent=2, ensure_ascii=False) + "\n"
+
+
 def sample_estimate(*, dp_round: DPRound) -> bytes:
     """The uniform estimate (N / cells in every cell of every target) as ``estimate.csv``."""
     config = dp_round.config
@@ -110,7 +116,7 @@ def round_kit_files(*, dp_round: DPRound, team) -> list[KitFile]:
     readme = render_to_string("dp/kit/README.md", _readme_context(dp_round, team))
     return [
         KitFile("README.md", readme),
-        KitFile(CONFIG_NAME, json.dumps(dp_round.config, indent=2, ensure_ascii=False) + "\n"),
+        KitFile(CONFIG_NAME, config_text(dp_round=dp_round)),
         KitFile(SAMPLE_NAME, sample_estimate(dp_round=dp_round)),
         KitFile(PRACTICE_NAME, practice_table(dp_round=dp_round)),
     ]

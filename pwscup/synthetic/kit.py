@@ -10,8 +10,6 @@ a membership label. ``pwscup.core.kits`` packs it with the toolkit wheel, so eve
 runs the server's own code.
 """
 
-import json
-
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -26,8 +24,8 @@ from scoring.synthetic.kit import independent_marginals, table_text
 #: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
 TOOLKIT_EXTRA = "synthetic"
 
-POPULATION_NAME = "population.json"
-CONFIG_NAME = "config.json"
+POPULATION_NAME = files.POPULATION_NAME
+CONFIG_NAME = files.CONFIG_NAME
 # The sample release is the kit's command with its default seed.
 SAMPLE_SEED = 0
 
@@ -82,10 +80,8 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
     }
     members = [
         KitFile("README.md", render_to_string("synthetic/kit/README.md", context)),
-        KitFile(
-            POPULATION_NAME, json.dumps(population.describe(), ensure_ascii=False, indent=1) + "\n"
-        ),
-        KitFile(CONFIG_NAME, json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n"),
+        KitFile(POPULATION_NAME, files.population_text(population)),
+        KitFile(CONFIG_NAME, files.config_text(population)),
         KitFile(files.members_name(team), team_train_text(synthetic=synthetic, team=team)),
         KitFile(files.release_name(team), sample_release_text(synthetic=synthetic, team=team)),
     ]

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
+from pwscup.dp import kit
 from pwscup.dp.models import Estimate
 from pwscup.sequential.models import Release
 from tests.pwscup.dp_world import build_dp_world
@@ -48,15 +49,34 @@ def dp(db):
     return build_dp_world(slug="dpstatus")
 
 
-def test_the_status_of_a_dp_round_answers_the_team(dp):
+def _bytes(content) -> bytes:
+    return content.encode() if isinstance(content, str) else content
+
+
+def test_the_status_of_a_dp_round_answers_the_team(dp, seq):
     status = status_of(dp, dp.users["a"])
     assert status["kind"] == "dp" and status["team"]["slug"] == "teama"
     assert [t["key"] for t in status["submission_types"]] == ["estimate-eps-1", "estimate-eps-4"]
     assert all(t["open"] for t in status["submission_types"])
-    assert [d["name"] for d in status["downloads"]] == ["dp_sample_estimate.csv"]
+    assert [d["name"] for d in status["downloads"]] == [
+        "dp_sample_estimate.csv",
+        "dp_config.json",
+        "practice_table.csv",
+    ]
     assert status["schedule"][0]["state"] == "open" and status["uploads"] == []
-    # The sample uploads as is through the status' address; the upload is listed with its #n.
+    # What the kit's commands read, as the kit holds them; never to another competition's team.
     client, headers = Client(), bearer(dp.users["a"])
+    kit_files = {
+        f.name: f.content for f in kit.round_kit_files(dp_round=dp.dp_round, team=dp.teams["a"])
+    }
+    for download in status["downloads"][1:]:
+        answer = client.get(download["url"], **headers)
+        assert answer.status_code == 200
+        assert answer.content == _bytes(kit_files[download["name"]])
+        assert client.get(download["url"], **bearer(seq.users["a"])).status_code == 404
+    stranger = client.get(address(dp, "round-status"), **bearer(seq.users["a"]))
+    assert stranger.status_code == 404 or stranger.json()["downloads"] == []
+    # The sample uploads as is through the status' address; the upload is listed with its #n.
     sample = client.get(status["downloads"][0]["url"], **headers)
     assert sample.status_code == 200
     kind = status["submission_types"][0]

@@ -2,6 +2,9 @@
 (issue 34: "No such round" before): a live test server, the real Celery worker on Redis, the
 client in its own process. The client knows no kind: it follows the round's status."""
 
+import subprocess
+import sys
+
 import pytest
 
 from pwscup.api.services import api_token_create
@@ -86,6 +89,17 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
     data = run(["download", ref, "-o", "."], config_dir=home)
     assert data.returncode == 0, data.stderr
     assert (home / "dp_sample_estimate.csv").exists()
+    # What the kit's commands read comes too: the docs' check runs on the downloaded files.
+    assert (home / "practice_table.csv").exists()
+    check = subprocess.run(
+        [sys.executable, "-m", "scoring", "dp", "check", "dp_sample_estimate.csv"]
+        + ["--config", "dp_config.json"],
+        cwd=home,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stderr
     # Two levels: the client asks which one.
     ambiguous = run(["submit", ref, "dp_sample_estimate.csv"], config_dir=home)
     assert ambiguous.returncode == 2 and "estimate-eps-1, estimate-eps-4" in ambiguous.stderr

@@ -19,7 +19,7 @@ from pwscup.accounts.services import user_create
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Phase
 from pwscup.submissions.round_api import score_text
-from pwscup.synthetic import selectors, services
+from pwscup.synthetic import kit, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynAttack, SynRelease, TeamDraw
 from tests.pwscup.syn_world import (
@@ -63,14 +63,28 @@ def test_syn_api_release_round_trip_from_the_status_to_the_scores():
     assert status["kind"] == "synthetic" and status["team"]["slug"] == "teamA"
     (kind,) = status["submission_types"]
     assert (kind["key"], kind["open"], kind["fields"]) == ("release", True, [])
-    (members,) = status["downloads"]
-    assert members["name"] == "teamA_train.csv"
+    members, population, config = status["downloads"]
+    assert [d["name"] for d in status["downloads"]] == [
+        "teamA_train.csv",
+        "population.json",
+        "config.json",
+    ]
     # The members table is the team's own T_X.
     client, headers = Client(), bearer(user)
     table = client.get(members["url"], **headers)
     assert table.status_code == 200
     draw = TeamDraw.objects.get(synthetic=world.synthetic, team=world.teams["a"])
     assert table.content == files.members_csv(synthetic=world.synthetic, draw=draw).encode()
+    # What the kit's commands read, as the kit holds them (its draw's population).
+    kit_files = {
+        f.name: f.content for f in kit.kit_files(synthetic=world.synthetic, team=world.teams["a"])
+    }
+    for download in (population, config):
+        answer = client.get(download["url"], **headers)
+        assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+        assert answer.content.decode() == kit_files[download["name"]]
+    # Neither is a visitor's: 401 without a token.
+    assert Client().get(population["url"]).status_code == 401
     assert len(pd.read_csv(io.BytesIO(table.content))) == len(draw.members)
     # Upload at the address the status gives: kept, queued, then scored by the job.
     content = baseline_release(world, "a")
@@ -204,6 +218,8 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
     names = [d["name"] for d in status["downloads"]]
     assert names == [
         "teamB_train.csv",
+        "population.json",
+        "config.json",
         "teamA_synthetic.csv",
         "teamA_challenge.csv",
         "teamC_synthetic.csv",

@@ -81,7 +81,15 @@ def answers(world, user) -> dict[str, bytes]:
     urls = [reverse(f"api:{name}", args=args) for name in ("round-status", "round-standings")]
     urls += [
         reverse(f"api:{name}", args=args)
-        for name in ("syn-releases", "syn-attacks", "syn-targets", "syn-members", "syn-aux")
+        for name in (
+            "syn-releases",
+            "syn-attacks",
+            "syn-targets",
+            "syn-members",
+            "syn-population",
+            "syn-config",
+            "syn-aux",
+        )
     ]
     status = client.get(urls[0], **headers)
     if status.status_code == 200:

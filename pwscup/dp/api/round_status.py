@@ -4,7 +4,9 @@ to beside ``api.py``'s:
 
 * ``GET dp/estimates/<id>/``        one of my team's estimates (its status; scores after the
   close), the upload's address a client polls;
-* ``GET dp/sample_estimate.csv``    the Data tab's sample estimate (the uniform one).
+* ``GET dp/sample_estimate.csv``    the Data tab's sample estimate (the uniform one);
+* ``GET dp/dp_config.json``, ``dp/practice_table.csv``  the kit's configuration and practice
+  table, what the kit's commands read.
 
 The same access rules as the pages: a team member (or an organizer) of a DP round, else 404;
 the hidden table is never served, scores only once the round is closed and scored.
@@ -21,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.core.errors import Refused
-from pwscup.core.exports import csv_bytes_response
+from pwscup.core.exports import csv_bytes_response, json_text_response
 from pwscup.core.rest import ROUND_PREFIX, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.dp import kit, services
@@ -101,13 +103,15 @@ def round_status(request, access) -> dict:
         return answer
     dp_round = _dp_round(access)
     args = round_api.round_args(access.round)
-    answer["downloads"].append(
+    answer["downloads"] += [
         round_api.download(
             kit.sample_estimate_name(dp_round=dp_round),
             _("Sample estimate"),
             reverse("api:dp-sample-estimate", args=args),
-        )
-    )
+        ),
+        round_api.api_download(access, "dp-config", kit.CONFIG_NAME, _("Configuration")),
+        round_api.api_download(access, "dp-practice-table", kit.PRACTICE_NAME, _("Practice table")),
+    ]
     if access.team is None:
         return answer
     is_open = dp_round.is_open()
@@ -188,12 +192,28 @@ api_round_urlpatterns = [
 ]
 
 
-def sample_estimate(request, access, dp_round):
+def _kit_reader(access) -> None:
+    """The kit's files are for a team member or an organizer of the round (the kit page's
+    rule), else 404."""
     if access.team is None and not access.is_organizer:
         raise Http404
+
+
+def sample_estimate(request, access, dp_round):
+    _kit_reader(access)
     return csv_bytes_response(
         kit.sample_estimate(dp_round=dp_round), kit.sample_estimate_name(dp_round=dp_round)
     )
+
+
+def config_file(request, access, dp_round):
+    _kit_reader(access)
+    return json_text_response(kit.config_text(dp_round=dp_round), kit.CONFIG_NAME)
+
+
+def practice_table(request, access, dp_round):
+    _kit_reader(access)
+    return csv_bytes_response(kit.practice_table(dp_round=dp_round), kit.PRACTICE_NAME)
 
 
 # Served under /api/ by the API (``DPKind.api_round_endpoints``).
@@ -206,6 +226,26 @@ ROUND_ENDPOINTS = [
         responses=CSV_ANSWER,
         summary=gettext_lazy(
             "The sample estimate (uniform counts), an estimate.csv that uploads as is"
+        ),
+    ),
+    RoundEndpoint(
+        "dp/dp_config.json",
+        "dp-config",
+        config_file,
+        part=_dp_round,
+        responses={200: JSON_OBJECT, **errors(401, 404)},
+        summary=gettext_lazy(
+            "The round's public configuration (dp_config.json, for python -m scoring dp)"
+        ),
+    ),
+    RoundEndpoint(
+        "dp/practice_table.csv",
+        "dp-practice-table",
+        practice_table,
+        part=_dp_round,
+        responses=CSV_ANSWER,
+        summary=gettext_lazy(
+            "The kit's practice table: random rows over the public values, not the hidden table"
         ),
     ),
 ]

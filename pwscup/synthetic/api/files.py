@@ -1,8 +1,10 @@
-"""The files a synthetic round serves to a team, as CSV text: its own members table ``T_X``,
-and once the releases are frozen each target's challenge set (``id`` and the original's
+"""The files a synthetic round serves to a team, as CSV text: its own members table ``T_X``
+(and, as JSON, its population's description and the round's settings, the kit's), and once the releases are frozen each target's challenge set (``id`` and the original's
 columns, never a label) and the auxiliary table ``A``; and the names of every file served,
 a target's release (served as uploaded) too. Reads only; who may have each file is the
 caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
+
+import json
 
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -19,6 +21,21 @@ def members_csv(*, synthetic: SyntheticRound, draw: TeamDraw) -> str:
     """A team's members ``T_X`` (its own draw; never another team's)."""
     population = engine.draw_population(synthetic, draw).population
     return engine.table_text(engine.rows_of(population, draw.members))
+
+
+POPULATION_NAME = "population.json"
+CONFIG_NAME = "config.json"
+
+
+def population_text(population) -> str:
+    """``population.json``: what the kit's commands need of a team's population (domains,
+    ranges, bin edges: aggregates, no row)."""
+    return json.dumps(population.describe(), ensure_ascii=False, indent=1) + "\n"
+
+
+def config_text(population) -> str:
+    """``config.json``: the round's settings as the kit holds them."""
+    return json.dumps(population.config.as_dict(), ensure_ascii=False, indent=2) + "\n"
 
 
 def challenge_name(target: SynTarget) -> str:

@@ -1,9 +1,10 @@
 """The synthetic round's answers to the API's round status and standings, the same shape for
 every kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team may download
-now (its own members table; after the freeze the targets' releases, challenge sets and the
-auxiliary table) and the scores' names; what it may upload and its uploads are the core's,
-from the declared types (``submissions.py``). The standings are the two rankings (spec §5)
-the Results tab shows, to the same readers (``selectors.rankings_visible``).
+now (its own members table, its ``population.json`` and ``config.json``; after the freeze
+the targets' releases, challenge sets and the auxiliary table) and the scores' names; what
+it may upload and its uploads are the core's, from the declared types (``submissions.py``).
+The standings are the two rankings (spec §5) the Results tab shows, to the same readers
+(``selectors.rankings_visible``).
 """
 
 from django.utils.translation import gettext as _
@@ -60,7 +61,16 @@ def _downloads(access, synthetic) -> list[dict]:
         or selectors.pack_populations(synthetic=synthetic)
     ):
         label = _("Your members table T_X")
-        found.append(round_api.api_download(access, "syn-members", files.members_name(team), label))
+        found += [
+            round_api.api_download(access, "syn-members", files.members_name(team), label),
+            round_api.api_download(
+                access,
+                "syn-population",
+                files.POPULATION_NAME,
+                _("Population (the commands' input)"),
+            ),
+            round_api.api_download(access, "syn-config", files.CONFIG_NAME, _("Configuration")),
+        ]
     if synthetic.frozen_at is not None:
         found += _attack_phase(access, synthetic)
     return found

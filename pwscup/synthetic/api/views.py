@@ -1,6 +1,7 @@
 """The synthetic round's own REST endpoints, declared (``ROUND_ENDPOINTS``: the core serves
 them under the round, with the access rules of its pages): my team's members ``T_X``
-(``syn/members.csv``) and, once the releases are frozen, the other teams' targets
+(``syn/members.csv``), its ``population.json`` and ``config.json`` (the kit's, what its
+commands read) and, once the releases are frozen, the other teams' targets
 (``syn/targets/``), each target's release and challenge set (ids and columns, no label) and
 the auxiliary table (``syn/aux.csv``). The challenge sets and the auxiliary table are also
 the Data tab's downloads, at the same addresses among the pages (``page_name``). Its
@@ -16,9 +17,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.core.exports import csv_bytes_response
+from pwscup.core.exports import csv_bytes_response, json_text_response
 from pwscup.core.rest import CSV_FILE, errors
-from pwscup.core.rest_schemas import CSV_ANSWER, JSON_LIST
+from pwscup.core.rest_schemas import CSV_ANSWER, JSON_LIST, JSON_OBJECT
 from pwscup.core.stored import stored_bytes
 from pwscup.submissions.round_api import (
     AttackTargets,
@@ -110,6 +111,37 @@ def members(request, access, synthetic):
     return csv_bytes_response(
         files.members_csv(synthetic=synthetic, draw=draw), files.members_name(team)
     )
+
+
+@ROUND_ENDPOINTS.declare(
+    "syn/population.json",
+    "syn-population",
+    responses={200: JSON_OBJECT, **errors(401, 404, 409)},
+    summary=gettext_lazy(
+        "My team's population.json: domains, ranges and bin edges (no row), for the kit's commands"
+    ),
+)
+def population(request, access, synthetic):
+    found = _team_population(access, synthetic)
+    return json_text_response(files.population_text(found), files.POPULATION_NAME)
+
+
+@ROUND_ENDPOINTS.declare(
+    "syn/config.json",
+    "syn-config",
+    responses={200: JSON_OBJECT, **errors(401, 404, 409)},
+    summary=gettext_lazy("The round's settings (the kit's config.json)"),
+)
+def config(request, access, synthetic):
+    found = _team_population(access, synthetic)
+    return json_text_response(files.config_text(found), files.CONFIG_NAME)
+
+
+def _team_population(access, synthetic):
+    """The population of the caller's team's draw (drawn now if it has none yet, as for
+    its members table); 404 for a caller in no team."""
+    draw = services.team_draw(synthetic=synthetic, team=require_team(access))
+    return engine.draw_population(synthetic, draw).population
 
 
 ROUND_ENDPOINTS.declare_targets(
