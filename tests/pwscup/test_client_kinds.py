@@ -1,5 +1,5 @@
 """``pwscup status|submit --wait|download|leaderboard`` on a DP round and a sequential round
-(issue 34: "No such round" before): a live test server, the real Celery worker on Redis, the
+(issue 34: "No such round" before), ``pwscup download`` on a synthetic round: a live test server, the real Celery worker on Redis, the
 client in its own process. The client knows no kind: it follows the round's status."""
 
 import subprocess
@@ -12,6 +12,7 @@ from pwscup.dp.models import Estimate
 from pwscup.sequential.models import Release
 from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+from tests.pwscup.syn_world import syn_world
 from tests.support import run_pwscup as run
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -91,13 +92,8 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
     assert (home / "dp_sample_estimate.csv").exists()
     # What the kit's commands read comes too: the docs' check runs on the downloaded files.
     assert (home / "practice_table.csv").exists()
-    check = subprocess.run(
-        [sys.executable, "-m", "scoring", "dp", "check", "dp_sample_estimate.csv"]
-        + ["--config", "dp_config.json"],
-        cwd=home,
-        capture_output=True,
-        text=True,
-        check=False,
+    check = scoring_command(
+        ["dp", "check", "dp_sample_estimate.csv", "--config", "dp_config.json"], home
     )
     assert check.returncode == 0, check.stderr
     # Two levels: the client asks which one.
@@ -121,3 +117,31 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
 
     board = run(["leaderboard", ref], config_dir=home)
     assert board.returncode == 1 and "[not_closed]" in board.stderr
+
+
+def scoring_command(args: list[str], folder) -> subprocess.CompletedProcess:
+    """``python -m scoring …`` run in ``folder``, as a team runs the kit's commands."""
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_synthetic_round_s_download_holds_what_the_kit_s_commands_read(live_server, tmp_path):
+    world = syn_world(slug="syncli", letters="a")
+    home = tmp_path / "a"
+    log_in(live_server, world.users["a"], home)
+    data = run(["download", f"syncli/{world.round.slug}", "-o", "."], config_dir=home)
+    assert data.returncode == 0, data.stderr
+    assert {"teamA_train.csv", "population.json", "config.json"} <= {p.name for p in home.iterdir()}
+    # The docs' first two commands run on the downloaded files alone.
+    baseline = ["synth", "baseline", "teamA_train.csv", "--population", "population.json"]
+    made = scoring_command([*baseline, "-o", "teamA_synthetic.csv"], home)
+    assert made.returncode == 0, made.stderr
+    checked = scoring_command(
+        ["synth", "check", "teamA_synthetic.csv", "--population", "population.json"], home
+    )
+    assert checked.returncode == 0, checked.stderr
