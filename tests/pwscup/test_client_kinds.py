@@ -121,13 +121,8 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
 
 def scoring_command(args: list[str], folder) -> subprocess.CompletedProcess:
     """``python -m scoring …`` run in ``folder``, as a team runs the kit's commands."""
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    command = [sys.executable, "-m", "scoring", *args]
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
 
 
 def test_a_synthetic_round_s_download_holds_what_the_kit_s_commands_read(live_server, tmp_path):
