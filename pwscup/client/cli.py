@@ -112,6 +112,35 @@ def _wait_arguments(command) -> None:
     command.add_argument("--quiet", action="store_true", help=tr("no progress lines"))
 
 
+def _reading_commands(commands) -> None:
+    """``status``, ``download``, ``leaderboard`` and ``targets``: the commands that read."""
+    status = commands.add_parser(
+        "status", help=tr("your rounds, or a round's schedule and your uploads")
+    )
+    status.add_argument("round", type=split_round, nargs="?", help=tr("COMPETITION/ROUND (slugs)"))
+    status.set_defaults(run=cmd_status)
+
+    download = commands.add_parser(
+        "download",
+        aliases=["data"],
+        help=tr("download what your team may download now (data, configuration)"),
+    )
+    _round_argument(download)
+    download.add_argument(
+        "-o", "--output", default=".", metavar="DIR", help=tr("folder (default .)")
+    )
+    download.set_defaults(run=cmd_download)
+
+    leaderboard = commands.add_parser("leaderboard", help=tr("the round's leaderboard"))
+    _round_argument(leaderboard)
+    leaderboard.set_defaults(run=cmd_leaderboard)
+
+    targets = commands.add_parser("targets", help=tr("list (and download) the published targets"))
+    _round_argument(targets)
+    targets.add_argument("--download", metavar="DIR", help=tr("save the files into DIR"))
+    targets.set_defaults(run=cmd_targets)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="pwscup",
@@ -149,32 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     _wait_arguments(submit)
     submit.set_defaults(run=cmd_submit)
 
-    status = commands.add_parser(
-        "status", help=tr("your rounds, or a round's schedule and your uploads")
-    )
-    status.add_argument("round", type=split_round, nargs="?", help=tr("COMPETITION/ROUND (slugs)"))
-    status.set_defaults(run=cmd_status)
-
-    for name, aliases in (("download", ["data"]),):
-        download = commands.add_parser(
-            name,
-            aliases=aliases,
-            help=tr("download what your team may download now (data, configuration)"),
-        )
-        _round_argument(download)
-        download.add_argument(
-            "-o", "--output", default=".", metavar="DIR", help=tr("folder (default .)")
-        )
-        download.set_defaults(run=cmd_download)
-
-    leaderboard = commands.add_parser("leaderboard", help=tr("the round's leaderboard"))
-    _round_argument(leaderboard)
-    leaderboard.set_defaults(run=cmd_leaderboard)
-
-    targets = commands.add_parser("targets", help=tr("list (and download) the published targets"))
-    _round_argument(targets)
-    targets.add_argument("--download", metavar="DIR", help=tr("save the files into DIR"))
-    targets.set_defaults(run=cmd_targets)
+    _reading_commands(commands)
 
     attack = commands.add_parser(
         "attack", help=tr("upload a correspondence table against a target")
@@ -183,8 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     attack.add_argument("target", help=tr("the target team's slug (see `pwscup targets`)"))
     attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))
     _wait_arguments(attack)
-    attack.set_defaults(field=[])
-    attack.set_defaults(run=cmd_attack)
+    attack.set_defaults(field=[], run=cmd_attack)
 
     select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))
     _round_argument(select)
