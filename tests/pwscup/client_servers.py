@@ -7,9 +7,9 @@ import threading
 
 
 @contextlib.contextmanager
-def answering(status: int, content_type: str, body: bytes):
-    """A server on a free local port answering each ``GET`` with ``status`` and ``body``;
-    yields its address (``http://127.0.0.1:PORT``)."""
+def answering(status: int, content_type: str, body: bytes, *, port: int = 0):
+    """A server on ``port`` (else a free local port) answering each ``GET`` with ``status``
+    and ``body``; yields its address (``http://127.0.0.1:PORT``)."""
 
     class Fixed(http.server.BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 - http.server's name
@@ -22,7 +22,7 @@ def answering(status: int, content_type: str, body: bytes):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Fixed)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Fixed)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -17,6 +17,7 @@ import urllib.request
 
 import pytest
 
+from tests.pwscup.client_servers import answering
 from tests.support import free_port, run_pwscup, wait_for
 
 pytestmark = pytest.mark.proxy
@@ -204,16 +205,34 @@ def test_beyond_the_limit_the_client_prints_nginxs_message(nginx_port, tmp_path)
     )
 
 
-def test_the_client_prints_nginxs_message_for_a_too_large_upload(nginx_port, tmp_path):
+def test_the_client_prints_nginxs_message_for_a_too_large_upload(
+    gunicorn_port, nginx_port, tmp_path
+):
     (tmp_path / "credentials.json").write_text(
         json.dumps({"url": f"http://127.0.0.1:{nginx_port}", "token": "pws_x"})
     )
     big = tmp_path / "anonymized.csv"
     with open(big, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # above client_max_body_size (64m)
-    # ``attack`` posts at once (``submit`` first asks the round's status, which this nginx,
-    # with no application behind it, cannot answer).
-    result = run_pwscup(["attack", "cup/r1", "teamB", str(big)], config_dir=tmp_path, language="en")
+    # The client reads the round's status first: the upstream answers every GET with one
+    # listing an attack; the upload itself is refused by nginx, before any upstream.
+    status = {
+        "submission_types": [
+            {
+                "key": "attack",
+                "label": "Attack",
+                "open": True,
+                "url": "/api/v1/rounds/cup/r1/attacks/",
+                "fields": [{"name": "target", "required": True, "choices": ["teamB"]}],
+            }
+        ],
+        "uploads": [],
+        "metrics": [],
+    }
+    with answering(200, "application/json", json.dumps(status).encode(), port=gunicorn_port):
+        result = run_pwscup(
+            ["attack", "cup/r1", "teamB", str(big)], config_dir=tmp_path, language="en"
+        )
     assert result.returncode == 1, result.stderr
     assert result.stderr == (
         "error: The request is too large: this site accepts at most 64 MB per request. "
