@@ -1,6 +1,6 @@
 """The commands that upload: ``submit`` (any submission type of the round, its fields from
-the round's status) and the first game's ``attack``; both can wait for the scores; ``select``
-makes an upload the team's final one."""
+the round's status) and ``attack`` (the round's attack upload against a target, in a round of
+any kind); both can wait for the scores; ``select`` makes an upload the team's final one."""
 
 import argparse
 import sys

@@ -24,8 +24,6 @@ from scoring.synthetic.kit import independent_marginals, table_text
 #: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
 TOOLKIT_EXTRA = "synthetic"
 
-POPULATION_NAME = files.POPULATION_NAME
-CONFIG_NAME = files.CONFIG_NAME
 # The sample release is the kit's command with its default seed.
 SAMPLE_SEED = 0
 
@@ -63,8 +61,8 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         **kit_readme_context(round_, who=team.name, now=now, extra=TOOLKIT_EXTRA),
         "who_slug": team.slug,
         "address": f"{round_.competition.slug}/{round_.slug}",
-        "population": POPULATION_NAME,
-        "config_name": CONFIG_NAME,
+        "population": files.POPULATION_NAME,
+        "config_name": files.CONFIG_NAME,
         "train": files.members_name(team),
         "release": files.release_name(team),
         "aux": files.AUX_NAME,
@@ -80,8 +78,8 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
     }
     members = [
         KitFile("README.md", render_to_string("synthetic/kit/README.md", context)),
-        KitFile(POPULATION_NAME, files.population_text(population)),
-        KitFile(CONFIG_NAME, files.config_text(population)),
+        KitFile(files.POPULATION_NAME, files.population_text(population)),
+        KitFile(files.CONFIG_NAME, files.config_text(population)),
         KitFile(files.members_name(team), team_train_text(synthetic=synthetic, team=team)),
         KitFile(files.release_name(team), sample_release_text(synthetic=synthetic, team=team)),
     ]

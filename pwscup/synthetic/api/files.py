@@ -1,8 +1,9 @@
 """The files a synthetic round serves to a team, as CSV text: its own members table ``T_X``
-(and, as JSON, its population's description and the round's settings, the kit's), and once the releases are frozen each target's challenge set (``id`` and the original's
-columns, never a label) and the auxiliary table ``A``; and the names of every file served,
-a target's release (served as uploaded) too. Reads only; who may have each file is the
-caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
+(and, as JSON, its population's description and the round's settings, as the kit holds
+them), and once the releases are frozen each target's challenge set (``id`` and the
+original's columns, never a label) and the auxiliary table ``A``; and the names of every
+file served, a target's release (served as uploaded) too. Reads only; who may have each file
+is the caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
 
 import json
 
