@@ -463,3 +463,40 @@ def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language):
     assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
     check_page(web, lambda *args: None, f"phone-steps-{language}")
     keep_screenshot(table, f"phone-steps-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_console_s_standings_fit_a_phone_and_save(web, e2e_world, language):
+    """The console's standings at 390 px: each round a block, its name at the screen's width,
+    whether it counts beside its weight, then its rankings, each named (the rankings column
+    lay off the screen in the demo, whose rounds carry both languages' names); still a table
+    for a screen reader, and the form saves as the phone shows it."""
+    from pwscup.competitions.standings_models import Standings
+
+    world, page = e2e_world, web
+    world.round.name = "ラウンド 1：共通の元データ / Round 1: shared original"
+    world.round.save(update_fields=["name"])
+    on_a_phone(page, "organizer", language)
+
+    page.goto(f"/console/{world.competition.slug}/standings/")
+    table = page.get_by_test_id("standings-form").locator("table")
+    assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    row = page.get_by_test_id(f"standings-row-{world.round.slug}")
+    cells = row.locator("td").all()
+    assert_on_screen(cells, language)
+    name, counts, weight, rankings = (cell.bounding_box() for cell in cells)
+    middle = [box["y"] + box["height"] / 2 for box in (counts, weight)]
+    assert abs(middle[0] - middle[1]) < 4 and name["y"] < counts["y"] < rankings["y"]
+    labels = row.locator(".phone-label")
+    assert [label.is_visible() for label in labels.all()] == [True, True, True], language
+    tree = table.aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(page, lambda *args: None, f"phone-standings-{language}")
+    keep_screenshot(table, f"phone-standings-{language}")
+
+    row.locator("input[type=checkbox][name$=counts]").check()
+    row.locator("input[name$=weight]").fill("2")
+    page.locator("[data-testid=standings-form] button[type=submit]").click()
+    expect(page.get_by_test_id("standings-page-link")).to_be_visible()
+    entry = Standings.objects.get(competition=world.competition).entries.get()
+    assert (entry.round_id, entry.weight) == (world.round.pk, 2), language
