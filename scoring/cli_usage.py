@@ -34,6 +34,8 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import shutil
+import unicodedata
 from collections.abc import Sequence
 
 from scoring.messages import clip, language, render
@@ -87,6 +89,13 @@ class _Translated:
 
     language = "en"
 
+    def __init__(self, prog, *args, **kwargs):
+        super().__init__(prog, *args, **kwargs)
+        # The width argparse lays the page out to (its documented default: the terminal's
+        # columns less two), kept for :func:`fit_width`.
+        width = kwargs.get("width") or (args[2] if len(args) > 2 else None)
+        self.columns = width or shutil.get_terminal_size().columns - 2
+
     def start_section(self, heading):
         code = _HEADINGS.get(heading)
         super().start_section(render(code, {}, self.language) if code else heading)
@@ -99,7 +108,67 @@ class _Translated:
         english = render("usage.prefix", {}, "en")
         if text.startswith(english):
             text = render("usage.prefix", {}, self.language) + text[len(english) :]
-        return text
+        return fit_width(text, self.columns)
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes: a wide or full-width character two.
+
+    >>> display_width("U_ML は"), len("U_ML は")
+    (7, 6)
+    """
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+# Characters a Japanese line does not begin with (punctuation closing what stands before),
+# and those it does not end with (opening what follows).
+_NO_LINE_START = frozenset("、。，．）」』】・：；？！ー…")
+_NO_LINE_END = frozenset("（「『【")
+# A listed option or command (its name, then two spaces or more) or a kit's method or attack
+# in an epilog (its name and a colon), then its text.
+_LISTED = re.compile(r" +(?:\S+(?: \S+)*? {2,}|[\w-]+: )(?=\S)")
+
+
+def fit_width(text: str, width: int) -> str:
+    """``text`` (a help page) with each line wider than ``width`` columns that holds a wide
+    character broken where it may be: at a space, or beside a wide character (Japanese has no spaces between words; never
+    before closing punctuation). A continued line starts at the column its text did (an
+    option's help column). argparse wraps by characters, so a Japanese text of its width in
+    characters takes up to twice the columns. A line without wide characters is left as
+    argparse laid it out (a list of choices, an example command line of a raw epilog), as is
+    one it may not be broken in.
+
+    >>> print(fit_width("  check   チームのリリースを検証し、構造を表示する", 30))
+      check   チームのリリースを検
+              証し、構造を表示する
+    """
+    out = []
+    for line in text.split("\n"):
+        if display_width(line) == len(line):  # no wide character: argparse's own layout
+            out.append(line)
+            continue
+        listed = _LISTED.match(line)
+        indent = len(listed.group(0)) if listed else len(line) - len(line.lstrip(" "))
+        while display_width(line) > width and (cut := _break_at(line, width, indent)):
+            out.append(line[:cut].rstrip())
+            line = " " * indent + line[cut:].lstrip(" ")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _break_at(line: str, width: int, indent: int) -> int | None:
+    """The last place past ``indent`` where ``line`` may break within ``width`` columns."""
+    best, used = None, 0
+    for index, char in enumerate(line):
+        used += display_width(char)
+        if used > width:
+            break
+        after = line[index + 1 : index + 2]
+        wide = display_width(char) == 2 or display_width(after) == 2
+        allowed = after not in _NO_LINE_START and char not in _NO_LINE_END
+        if index + 1 > indent and (after == " " or wide) and allowed:
+            best = index + 1
+    return best
 
 
 # argparse's own section headings -> their code.

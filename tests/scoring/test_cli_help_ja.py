@@ -7,6 +7,7 @@ import re
 import pytest
 
 from scoring.catalogues.cli_help import HELP_MESSAGES
+from scoring.cli_usage import display_width
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS
 from tests.scoring.cli_runner import in_process as run
 
@@ -22,13 +23,18 @@ TRANSLATED = [tuple(command.split()) for command in COMMANDS]
 
 
 def help_column(text: str) -> list[str]:
-    """The help texts of a help page: what stands right of an option or a command."""
-    texts = []
+    """The help texts of a help page: what stands right of an option or a command, a text
+    continued on the lines under it joined to it."""
+    texts, starts = [], False
     for line in text.splitlines():
         listed = re.fullmatch(r" {2,4}\S.*? {2,}(\S.*)", line)
         wrapped = re.fullmatch(r" {24}(\S.*)", line)
-        if listed or wrapped:
+        if listed or (wrapped and (starts or not texts)):
             texts.append((listed or wrapped).group(1))
+        elif wrapped:
+            texts[-1] += wrapped.group(1)
+        # An option too long for the column: its text starts on the next line.
+        starts = bool(re.fullmatch(r" {2,4}\S+(?: \S+)*", line))
     return texts
 
 
@@ -70,3 +76,26 @@ def test_the_kit_s_methods_and_attacks_are_listed_in_japanese(command, names):
     assert all(JAPANESE.search(line.split(":", 1)[1]) for line in listed), listed
     parameters = [line for line in japanese.splitlines() if re.match(r" {6}\w+ \(\w+, ", line)]
     assert parameters and all(JAPANESE.search(line) for line in parameters), parameters
+
+
+@pytest.mark.parametrize("words", TRANSLATED, ids=lambda v: " ".join(v) or "top")
+def test_japanese_help_fits_the_terminal_s_columns(words):
+    """argparse wraps a help text by characters, and a Japanese character takes two columns:
+    at 80 columns (argparse lays out to 78) every Japanese line fits, a help text continued
+    under its own column. A line with no Japanese is argparse's own (its list of choices
+    cannot be broken, in English neither)."""
+    page = run("--lang", "ja", *words, "--help").stdout
+    for line in page.splitlines():
+        if JAPANESE.search(line):
+            assert display_width(line) <= 78, (line, display_width(line))
+    # Continued lines keep the column: as many texts as in English.
+    assert len(help_column(page)) == len(help_column(run(*words, "--help").stdout))
+
+
+def test_a_long_japanese_help_text_continues_under_its_column():
+    page = run("--lang", "ja", "evaluate", "--help").stdout
+    start = page.index("  --classes OUT.csv")
+    lines = page[start:].splitlines()[:3]
+    column = lines[0].index("indicators")
+    assert [len(line) - len(line.lstrip()) for line in lines[1:]] == [column, column], lines
+    assert "".join(line.strip() for line in lines[1:]).startswith("クラスごとの表")
