@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD, keep_screenshot
+from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD, keep_screenshot, log_in_by_cookie
 from tests.support import build_world
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
@@ -91,6 +91,13 @@ def newcomer(chromium, live_server, request):
     finally:
         context.close()
     assert blocked == [], f"the Content-Security-Policy blocked {len(blocked)}: {blocked[:3]}"
+
+
+@pytest.fixture
+def cookie_log_in(live_server):
+    """``cookie_log_in(page, username)``: ``log_in_by_cookie`` on the live server, for a test
+    whose subject is a page and not the log-in form (which costs a page load and a post)."""
+    return lambda page, username: log_in_by_cookie(page, live_server.url, username)
 
 
 @pytest.fixture

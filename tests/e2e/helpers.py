@@ -43,6 +43,30 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     assert page.get_by_test_id("who").inner_text() == username
 
 
+def session_cookie(url: str, username: str) -> dict:
+    """A logged-in session of ``username`` for the browser at ``url``, as the log-in form would
+    leave it (Django's test client ``force_login``), for ``BrowserContext.add_cookies``."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    user = get_user_model().objects.get(username=username)
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url}
+
+
+def log_in_by_cookie(page, url: str, username: str) -> None:
+    """Log in as ``log_in`` does, without the form: the browser is given the session the form
+    would leave (``session_cookie``), and the home page is shown and names ``username``. For a
+    test whose subject is a page, not the log-in form (its own journeys use the form): the form
+    costs a page load and a post more."""
+    page.context.add_cookies([session_cookie(url, username)])
+    page.goto("/")
+    assert page.get_by_test_id("who").inner_text() == username
+
+
 def reload_page(page, attempts: int = 3) -> None:
     """Reload the page once a job it shows has changed. Its own script (``static/live.js``)
     may reload it at the same moment, having seen the change too: the browser then aborts

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from pwscup.kinds.registry import kind_of
-from tests.e2e.helpers import PASSWORD, switch_language
+from tests.e2e.helpers import PASSWORD, session_cookie, switch_language
 
 axe_playwright_python = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -148,21 +148,6 @@ def accounts(worlds, role: str) -> dict[str, str]:
     return {key: names[key] for key in worlds}
 
 
-def session_cookie(url: str, username: str) -> dict:
-    """A logged-in session of ``username`` for the browser, as the log-in form would leave it
-    (Django's test client ``force_login``): the pages, not the form, are what is checked
-    here, and the sixteen log-ins through the form cost a page load and a post each."""
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    client = Client()
-    user = get_user_model().objects.get(username=username)
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url}
-
-
 def blocking_violations(page) -> list[str]:
     """axe-core over the whole page (its context: the document), already loaded in it."""
     results = page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)
@@ -200,6 +185,8 @@ def _violations(chromium, live_server, worlds, role: str, language: str) -> dict
         page = context.new_page()
         try:
             if username:
+                # The pages, not the log-in form, are what is checked here: the sixteen
+                # log-ins through the form cost a page load and a post each.
                 context.add_cookies([session_cookie(live_server.url, username)])
             page.goto("/")
             if username:

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.e2e.helpers import keep_screenshot, log_in, open_tab, switch_language
+from tests.e2e.helpers import keep_screenshot, open_tab, switch_language
 from tests.e2e.test_live_round_page import LONG_MESSAGE, WIDE_SCORES, stored
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -68,12 +68,19 @@ def assert_on_screen(elements, *context) -> None:
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (*context, box)
 
 
-def on_a_phone(page, username: str, language: str) -> None:
-    """The page at 390 px, logged in as ``username``, in ``language``."""
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    log_in(page, username)
-    if language != "en":
-        switch_language(page, language)
+@pytest.fixture
+def on_a_phone(cookie_log_in):
+    """``on_a_phone(page, username, language)``: the page at 390 px, logged in as
+    ``username`` (by a session cookie: these tests look at pages at a phone's width, not at
+    the log-in form, which its own journeys fill in), in ``language``."""
+
+    def phone(page, username: str, language: str) -> None:
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+        cookie_log_in(page, username)
+        if language != "en":
+            switch_language(page, language)
+
+    return phone
 
 
 def check_page(page, screenshot, name: str) -> None:
@@ -97,7 +104,7 @@ def check_page(page, screenshot, name: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
+def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language, on_a_phone):
     world, page = e2e_world, web
     final = stored(world, status=Status.FINISHED, scores=WIDE_SCORES, is_selected=True, number=2)
     stored(world, status=Status.FINISHED, scores=WIDE_SCORES, number=1, note="k=5 + noise σ=10")
@@ -139,7 +146,9 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_a_long_file_name_in_a_notification_wraps_at_phone_width(web, e2e_world, language):
+def test_a_long_file_name_in_a_notification_wraps_at_phone_width(
+    web, e2e_world, language, cookie_log_in
+):
     """A notification names the uploaded file: one long name, without a space, made the
     notifications page 1,854 px wide on a phone."""
     from pwscup.notifications.models import Notification
@@ -152,7 +161,7 @@ def test_a_long_file_name_in_a_notification_wraps_at_phone_width(web, e2e_world,
         event="submission_failed:long-name",
         params={"file": name, "round": e2e_world.round.name},
     )
-    log_in(web, "team-a")
+    cookie_log_in(web, "team-a")
     if language != "en":
         switch_language(web, language)
     web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
@@ -162,7 +171,7 @@ def test_a_long_file_name_in_a_notification_wraps_at_phone_width(web, e2e_world,
     assert escaping_elements(web) == []
 
 
-def test_a_refused_sequential_release_page_fits_a_phone(web):
+def test_a_refused_sequential_release_page_fits_a_phone(web, cookie_log_in):
     """A sequential release's own page names its file and quotes the refusal: a long file
     name without a space (1,933 px) and a refused header quoted in full, its commas without
     spaces (399 px), made the page wider than a phone."""
@@ -182,7 +191,7 @@ def test_a_refused_sequential_release_page_fits_a_phone(web):
         )
     )
     assert release.status == release.Status.FAILED and header in release.message
-    log_in(web, "seqphone-team-a")
+    cookie_log_in(web, "seqphone-team-a")
     web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     web.goto(f"/c/{world.competition.slug}/{world.round.slug}/seq/releases/{release.pk}/")
     expect(web.get_by_test_id("release-message")).to_contain_text(header)
@@ -191,7 +200,9 @@ def test_a_refused_sequential_release_page_fits_a_phone(web):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world, language):
+def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(
+    web, e2e_world, language, on_a_phone
+):
     """An organizer on a phone reads each entry of the console's audit log whole, its details
     included (a long round name, a SHA-256 without a space, a moment never broken inside),
     with no sideways scroll; a screen reader still reads a table of rows and cells."""
@@ -231,7 +242,7 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, language):
+def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, language, on_a_phone):
     """The competition page's schedules at 390 px, the round's phases and the presentation
     windows: the four columns on the screen, and a time wraps after its date, never inside
     ``2026-11-29`` (which broke after its hyphens)."""
@@ -256,7 +267,7 @@ def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, la
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language):
+def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language, on_a_phone):
     """The console's data choice at 390 px: each pack's key and two labels stacked, every
     field on the screen under a visible label (no sideways scroll to find the labels), and
     the form saves as the browser posts it."""
@@ -290,7 +301,9 @@ def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_a_moment_in_a_sentence_stays_on_one_line_at_phone_width(web, e2e_world, language):
+def test_a_moment_in_a_sentence_stays_on_one_line_at_phone_width(
+    web, e2e_world, language, on_a_phone
+):
     """A round's overview says when the phase closes in its sentences ("Upload a better
     anonymized CSV until 2026-12-06 08:29 JST."): at 390 px each moment is one ``<time>``
     on one line (a phone broke it after a hyphen), and it carries the moment for a machine."""
@@ -310,7 +323,9 @@ def test_a_moment_in_a_sentence_stays_on_one_line_at_phone_width(web, e2e_world,
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(web, e2e_world, language):
+def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(
+    web, e2e_world, language, on_a_phone
+):
     """The console's teams at 390 px: each team a block whose name, members, status and
     actions are all on the screen (its status and actions lay off a phone's screen), still a
     table for a screen reader; the header wraps, and its second line does not begin with the
@@ -344,7 +359,7 @@ def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(web, e2e_world, l
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language):
+def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language, on_a_phone):
     """The 2015 round's console lists its phases as a round's schedule on a phone: the name,
     its state and its countdown stacked, the dates beside them (five columns lay off a
     390 px screen, the names broken after each character); a phase not scheduled says so
@@ -370,7 +385,7 @@ def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language):
+def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language, on_a_phone):
     """The console's presentation windows at 390 px: a window's name and state beside its
     closing, then its count of teams with slides, named (its header is hidden there), and
     whether the slides are published, all on the screen (the last two columns lay off it);
@@ -400,7 +415,7 @@ def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, language):
+def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, language, on_a_phone):
     """The Data tab's columns at 390 px, the 2015 game's and the synthetic kind's: a column
     per block, its name with its role and type on a line, then its values at the screen's
     width (the values lay off the screen and the words were crushed); still a table for a
@@ -442,7 +457,7 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language):
+def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language, on_a_phone):
     """The sequential Data tab's releases at 390 px: a release's number beside its close,
     then its table and the team's release, each named (four columns lay off the screen)."""
     from tests.e2e.helpers import PASSWORD

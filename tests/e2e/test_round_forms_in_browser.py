@@ -10,13 +10,15 @@ from playwright.sync_api import expect
 
 from pwscup.accounts.services import user_create
 from pwscup.dp.models import DPRound
-from tests.e2e.helpers import PASSWORD, log_in, switch_language
+from tests.e2e.helpers import PASSWORD, switch_language
 from tests.e2e.test_phone_width import check_page
 from tests.pwscup.dp_world import movielens_csv
 from tests.support import adult_head
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+# The tests look at the console's forms, not at the log-in form (its own journeys fill it
+# in): they log in by a session cookie (``cookie_log_in``).
 SIZES = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 900}}
 
 
@@ -27,11 +29,11 @@ def _look(page, screenshot, name: str, width: str) -> None:
         screenshot(page, name)
 
 
-def test_a_dp_round_from_the_fields_in_chromium(web, e2e_world, screenshot):
+def test_a_dp_round_from_the_fields_in_chromium(web, e2e_world, screenshot, cookie_log_in):
     page, world = web, e2e_world
     assert not world.organizer.is_superuser
     page.set_viewport_size(SIZES["1280"])
-    log_in(page, "organizer")
+    cookie_log_in(page, "organizer")
     page.goto(reverse("dp_console:create", args=[world.competition.slug]))
     form = page.get_by_test_id("dp-create-form")
     expect(form.locator("input[name=attribute-0-name]")).to_have_value("gender")
@@ -66,12 +68,14 @@ def test_a_dp_round_from_the_fields_in_chromium(web, e2e_world, screenshot):
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("width", ["390", "1280"])
-def test_the_lecturer_s_pages_in_both_languages(web, e2e_world, screenshot, language, width):
+def test_the_lecturer_s_pages_in_both_languages(
+    web, e2e_world, screenshot, language, width, cookie_log_in
+):
     page, world = web, e2e_world
     slug = world.competition.slug
     page.set_viewport_size(SIZES[width])
     user_create(username="fresh", password=PASSWORD)
-    log_in(page, "fresh")
+    cookie_log_in(page, "fresh")
     switch_language(page, language)
     response = page.goto("/console/")
     assert response.status == 403
@@ -79,7 +83,7 @@ def test_the_lecturer_s_pages_in_both_languages(web, e2e_world, screenshot, lang
     _look(page, screenshot, f"console-403-{language}-{width}", width)
 
     page.context.clear_cookies()
-    log_in(page, "organizer")
+    cookie_log_in(page, "organizer")
     switch_language(page, language)
     for name, address in (
         ("dp-form", reverse("dp_console:create", args=[slug])),
@@ -100,13 +104,13 @@ def test_the_lecturer_s_pages_in_both_languages(web, e2e_world, screenshot, lang
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_2015_wizard_s_review_fits_a_phone(web, e2e_world, screenshot, language):
+def test_the_2015_wizard_s_review_fits_a_phone(web, e2e_world, screenshot, language, cookie_log_in):
     """The last step lists every choice, labels as long as "Which submission represents a
     team" next to their values: on a phone each label reads above its value."""
     page, world = web, e2e_world
     slug = world.competition.slug
     page.set_viewport_size(SIZES["390"])
-    log_in(page, "organizer")
+    cookie_log_in(page, "organizer")
     switch_language(page, language)
     page.goto(reverse("pwscup2015_console:wizard_upload", args=[slug]))
     page.get_by_test_id("wizard-upload").locator("input[name=original]").set_input_files(
