@@ -481,7 +481,7 @@ def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language, on_a_phon
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_console_s_standings_fit_a_phone_and_save(web, e2e_world, language):
+def test_the_console_s_standings_fit_a_phone_and_save(web, e2e_world, language, on_a_phone):
     """The console's standings at 390 px: each round a block, its name at the screen's width,
     whether it counts beside its weight, then its rankings, each named (the rankings column
     lay off the screen in the demo, whose rounds carry both languages' names); still a table
