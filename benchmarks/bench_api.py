@@ -28,6 +28,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from tests.migrated import FROM_TEMPLATE_HELP, test_databases_from_template  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
 os.environ.setdefault("TEST_DATABASE_NAME", "bench_pwscup_api")
 
@@ -36,11 +38,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=200, help="requests per endpoint")
     parser.add_argument("--submissions", type=int, default=20, help="team A's submissions")
+    parser.add_argument("--from-template", action="store_true", help=FROM_TEMPLATE_HELP)
     args = parser.parse_args()
 
     import django
 
     django.setup()
+    if args.from_template:
+        test_databases_from_template()
     from django.db import connection
     from django.test.utils import setup_test_environment
 

@@ -34,6 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tests.migrated import FROM_TEMPLATE_HELP, test_databases_from_template  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
 os.environ.setdefault("TEST_DATABASE_NAME", "test_pwscup_bench_dp")
 
@@ -50,11 +52,14 @@ def _ms(values) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--from-template", action="store_true", help=FROM_TEMPLATE_HELP)
     args = parser.parse_args()
 
     import django
 
     django.setup()
+    if args.from_template:
+        test_databases_from_template()
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     setup_test_environment()

@@ -48,6 +48,12 @@ def parse_args():
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
     parser.add_argument(
+        "--from-template",
+        action="store_true",
+        help="create the database as a copy of the benchmarks' migrated template "
+        "(benchmarks/production.py), not by migrating it",
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="run the freeze operation in this process under cProfile (no worker) instead",
@@ -272,7 +278,13 @@ def main() -> None:
     sys.path.insert(0, str(REPO))
     with tempfile.TemporaryDirectory(prefix="bench-freeze-") as media:
         env = configure(args, Path(media))
-        create_database(args.database_url)
+        if args.from_template:
+            from production import database_created
+
+            drop_database(args.database_url)
+            database_created(*args.database_url.rsplit("/", 1), env)
+        else:
+            create_database(args.database_url)
         worker = None
         try:
             import django
@@ -280,7 +292,7 @@ def main() -> None:
             django.setup()
             from django.core.management import call_command
 
-            call_command("migrate", verbosity=0)
+            call_command("migrate", verbosity=0)  # with --from-template: nothing to apply
             round_, organizer = build_round(args)
             if args.profile:
                 profile_freeze(round_, organizer)

@@ -35,6 +35,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from tests.migrated import FROM_TEMPLATE_HELP, test_databases_from_template  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
 os.environ.setdefault("TEST_DATABASE_NAME", "test_pwscup_bench_seq")
 
@@ -47,10 +49,13 @@ def main() -> None:
         default="160x4,1000x4,2000x10",
         help="generated rounds after the paper's, PERSONSxRELEASES, comma-separated",
     )
+    parser.add_argument("--from-template", action="store_true", help=FROM_TEMPLATE_HELP)
     args = parser.parse_args()
     import django
 
     django.setup()
+    if args.from_template:
+        test_databases_from_template()
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     setup_test_environment()

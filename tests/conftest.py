@@ -58,12 +58,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     each pay the 10 s of CPU of migrating their own, and ``migrate`` still runs on it."""
     from django.conf import settings
 
-    from tests.migrated import migrated_template
+    from tests.migrated import databases_from_template
 
-    for database in settings.DATABASES.values():
-        test = database.setdefault("TEST", {})
-        if database["ENGINE"].endswith("postgresql") and not test.get("TEMPLATE"):
-            test["TEMPLATE"] = migrated_template(database)
+    databases_from_template(settings.DATABASES)
 
 
 @pytest.fixture(scope="session")

@@ -81,6 +81,30 @@ def migrated_template(settings_dict: dict, *, copy: str | None = None) -> str:
     return template
 
 
+def databases_from_template(databases: dict) -> None:
+    """Give each PostgreSQL database of ``databases`` (Django's ``DATABASES``) that names no
+    test template the migrated one: its test database is then created as a copy of it."""
+    for database in databases.values():
+        test = database.setdefault("TEST", {})
+        if database["ENGINE"].endswith("postgresql") and not test.get("TEMPLATE"):
+            test["TEMPLATE"] = migrated_template(database)
+
+
+#: The option of the benchmarks that create a test database (their smoke runs pass it).
+FROM_TEMPLATE_HELP = (
+    "create the test database as a copy of the test suite's migrated template "
+    "(tests/migrated.py), not by migrating it"
+)
+
+
+def test_databases_from_template() -> None:
+    """The running Django settings' test databases made from the migrated template (for a
+    script that creates them itself: the benchmarks' ``--from-template``)."""
+    from django.conf import settings
+
+    databases_from_template(settings.DATABASES)
+
+
 def connection_options(settings_dict: dict) -> dict:
     """psycopg's options for the ``postgres`` database of ``settings_dict``'s server."""
     options = {"dbname": "postgres", "host": settings_dict.get("HOST") or "127.0.0.1"}
