@@ -10,11 +10,12 @@ retries and write slots as shipped) behind Debian's nginx:
   (databases 9 and 10 of ``--redis``, this run's keys deleted at the end);
 * one competition, its round (the first 1,000 rows of Adult) open for uploads, ``--teams``
   teams of one member each with an API token;
-* from 5 s before the freeze until 10 s after it, each team uploads a valid anonymization
-  (a different noisy copy each time) every ``--upload-every`` seconds (teams staggered),
-  through the address the command-line client uses: the round's ``status/`` in the API
-  lists the submission types and their upload URLs (``pwscup.client``);
-* from 5 s before the freeze until 5 s after it, a visitor (not logged in) opens the round's
+* from 5 s before the freeze (``--lead-seconds``) until 10 s after it (``--tail-seconds``),
+  each team uploads a valid anonymization (a different noisy copy each time) every
+  ``--upload-every`` seconds (teams staggered), through the address the command-line client
+  uses: the round's ``status/`` in the API lists the submission types and their upload URLs
+  (``pwscup.client``);
+* from 5 s before the freeze until 5 s after it (half the uploads' tail), a visitor (not logged in) opens the round's
   Overview and the competition page in turn every 0.5 s, and /healthz is asked every second;
   every request is started on time (open loop: a stalled one does not delay the next);
 * the bucket is frozen with SIGSTOP on moto's server for ``--freeze-seconds`` (the kernel
@@ -75,7 +76,7 @@ from bench_rush import (  # noqa: E402 - after the path
     redis_url,
     round_with_phases,
     start,
-    stop,
+    stop_all,
     tail,
     wait_healthy,
 )
@@ -83,9 +84,9 @@ from production import admin_sql, database_migrated, production_environment  # n
 
 PYTHON = sys.executable
 ROWS = 1000  # of the round's original and of every upload
-LEAD_S = 5.0  # load before the freeze
-UPLOAD_TAIL_S = 10.0  # uploads after the thaw (accepted ones are scored then)
-PAGE_TAIL_S = 5.0  # visitor pages and /healthz after the thaw
+LEAD_S = 5.0  # load before the freeze (--lead-seconds)
+UPLOAD_TAIL_S = 10.0  # uploads after the thaw, accepted ones scored then (--tail-seconds)
+# Visitor pages and /healthz go on after the thaw for half of the uploads' tail (5 s).
 VISITOR_EVERY_S, HEALTHZ_EVERY_S = 0.5, 1.0
 CLIENT_TIMEOUT_S = 120.0  # longer than gunicorn's worker timeout: a hang shows as no answer
 SCORED_WITHIN_S = 300.0  # after the thaw, for the accepted uploads to be scored
@@ -97,6 +98,13 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--freeze-seconds", type=float, default=60, help="the bucket frozen")
     parser.add_argument("--teams", type=int, default=5, help="teams uploading")
+    parser.add_argument("--lead-seconds", type=float, default=LEAD_S, help="load before the freeze")
+    parser.add_argument(
+        "--tail-seconds",
+        type=float,
+        default=UPLOAD_TAIL_S,
+        help="uploads after the thaw (visitor pages and /healthz: half of it)",
+    )
     parser.add_argument(
         "--upload-every", type=float, default=4.0, help="seconds between a team's uploads"
     )
@@ -209,7 +217,8 @@ def schedule(events: list[tuple[float, callable]]) -> None:
 def run_load(args, base: str, data: dict, s3_pid: int) -> tuple[dict, list[dict]]:
     addresses = [upload_address(base, token, data["round"]) for token in data["tokens"]]
     begin = time.time() + 1.0
-    freeze_at = begin + LEAD_S
+    freeze_at = begin + args.lead_seconds
+    page_tail = args.tail_seconds / 2
     thaw_at = freeze_at + args.freeze_seconds
     window = {}
 
@@ -217,18 +226,18 @@ def run_load(args, base: str, data: dict, s3_pid: int) -> tuple[dict, list[dict]
     events = []
     t = begin
     n = 0
-    while t < thaw_at + PAGE_TAIL_S:
+    while t < thaw_at + page_tail:
         url = base + data["visitor"][n % len(data["visitor"])]
         events.append((t, lambda url=url: recorder.get("visitor", url)))
         t, n = t + VISITOR_EVERY_S, n + 1
     t = begin
-    while t < thaw_at + PAGE_TAIL_S:
+    while t < thaw_at + page_tail:
         events.append((t, lambda: recorder.get("healthz", base + "/healthz")))
         t += HEALTHZ_EVERY_S
     uploads = []
     for team, address in enumerate(addresses):
         t = begin + team * args.upload_every / len(addresses)
-        while t < thaw_at + UPLOAD_TAIL_S:
+        while t < thaw_at + args.tail_seconds:
             uploads.append((t, team, address))
             t += args.upload_every
     bodies = upload_bodies(len(uploads))
@@ -552,8 +561,7 @@ def main() -> int:
         print("cleaning up …", flush=True)
         if s3.process is not None:
             os.kill(s3.process.pid, signal.SIGCONT)
-        for process in servers.values():
-            stop(process)
+        stop_all(servers.values())
         s3.stop()
         if "django" in sys.modules:
             from django.db import connections

@@ -35,7 +35,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-from bench_rush import free_port, redis_url, start, stop, tree_cpu, wait_healthy  # noqa: E402
+from bench_rush import (  # noqa: E402 - after the path
+    free_port,
+    redis_url,
+    start,
+    stop_all,
+    tree_cpu,
+    wait_healthy,
+)
 from pages import logged_in, read_page  # noqa: E402
 from production import admin_sql, database_migrated, production_environment  # noqa: E402
 
@@ -202,8 +209,7 @@ def main() -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        for process in servers.values():
-            stop(process)
+        stop_all(servers.values())
         try:
             from django.db import connections
 

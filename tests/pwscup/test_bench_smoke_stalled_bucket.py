@@ -34,6 +34,10 @@ def test_a_short_freeze_loses_no_accepted_upload_and_keeps_nothing_it_refused(tm
             sys.executable,
             str(REPO / "benchmarks" / "bench_stalled_bucket.py"),
             *("--freeze-seconds", "5", "--teams", "2", "--upload-every", "2"),
+            # Load 3 s before the freeze (3 uploads, to be accepted) and 4 s after the thaw
+            # (4 uploads, accepted and scored once the bucket answers; pages and /healthz
+            # 2 s): both paths are taken as with the 5 s and 10 s of a full run.
+            *("--lead-seconds", "3", "--tail-seconds", "4"),
             *("--database", database.rsplit("/", 1)[0]),
             *("--json", str(figures_path)),
         ],
