@@ -164,6 +164,24 @@ def scratch_db(django_db_setup, django_db_blocker):
     return scratch
 
 
+@pytest.fixture(scope="module", autouse=True)
+def file_cache_emptied_after_module():
+    """The test settings' file cache (pwscup/settings/test.py) is emptied after each module.
+    Django's ``FileBasedCache.set`` lists the whole cache folder before every write (to
+    decide whether to cull), and a process of the parallel suite otherwise keeps every
+    entry of every module it ran: thousands of files by the end, a few milliseconds of CPU
+    per write and several writes per request. What a module cached belongs to rows its
+    tests rolled back or flushed, so no later module reads it; an empty cache is one a
+    restarted Redis gives production too. Torn down after the module's own fixtures (an
+    autouse fixture is set up first in its scope), so its servers are stopped by then."""
+    yield
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith(".FileBasedCache"):
+        cache.clear()
+
+
 @pytest.fixture(autouse=True)
 def default_language_after_each_test():
     """Each test starts in the site's default language. A request through the test client

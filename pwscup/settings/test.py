@@ -80,7 +80,8 @@ LANGUAGE_CODE = "en"
 # The file cache culls a random third of its entries whenever it holds MAX_ENTRIES (300 by
 # default): a whole run writes more than that (sessions, ranking versions, fragments), so a
 # test could lose a ranking or session it had just cached and read more queries than when run
-# alone. A run never reaches this bound (Redis in production does not cull either).
+# alone. A run never reaches this bound (Redis in production does not cull either). The suite
+# empties the cache after each test module (tests/conftest.py): each write lists the folder.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
