@@ -9,6 +9,7 @@ for it. See docs/architecture.md, "Tests".
 """
 
 import contextlib
+import functools
 import io
 import os
 import socket
@@ -201,8 +202,6 @@ def celery_worker_session(django_db_setup, django_db_blocker):
     that runs a job in its own process (as most do) then never races a worker for it."""
     from django.conf import settings
 
-    from pwscup import celery_app
-
     hostname = f"test-worker-{os.getpid()}@{socket.gethostname()}"
     idle_queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-idle"
     try:
@@ -210,7 +209,7 @@ def celery_worker_session(django_db_setup, django_db_blocker):
             worker_command(hostname, queue=idle_queue),
             env=child_env(),
             log_path=Path(settings.MEDIA_ROOT) / "worker.log",
-            ready=lambda: celery_app.control.ping(timeout=0.5),
+            ready=lambda: _session_control().ping(timeout=0.5),
             what="the Celery worker to answer a ping",
         ) as process:
             _session_worker.append(hostname)
@@ -235,22 +234,37 @@ def celery_worker_process(celery_worker_session):
 _session_worker: list[str] = []
 
 
+@functools.cache
+def _session_control():
+    """The remote control of the session worker, always on the session's broker. The
+    project's app will not do: while a module points it at a Redis of its own
+    (``tests.pwscup.brokers.broker_at``), its control messages go to that Redis, where the
+    session worker does not listen, so each ``inspect`` of a test's teardown there waited
+    out its whole timeout for a reply that never came (two of 5 s per test)."""
+    from celery import Celery
+
+    # Not the current app: the project's tasks keep sending by the project's app.
+    app = Celery("pwscup-tests-control", set_as_current=False)
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    return app.control
+
+
 def _worker_consumes(consuming: bool) -> None:
     """The session worker takes the run's queue (or stops taking it), confirmed by asking
     it which queues it consumes: a busy machine may answer the control message late."""
     from django.conf import settings
 
-    from pwscup import celery_app
     from tests.support import wait_for
 
     (hostname,) = _session_worker
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    control = celery_app.control.add_consumer if consuming else celery_app.control.cancel_consumer
-    control(queue, destination=[hostname], reply=True, timeout=5.0)
+    control = _session_control()
+    change = control.add_consumer if consuming else control.cancel_consumer
+    change(queue, destination=[hostname], reply=True, timeout=5.0)
 
     def done() -> bool:
         listening = (
-            celery_app.control.inspect(destination=[hostname], timeout=5.0).active_queues() or {}
+            control.inspect(destination=[hostname], timeout=5.0).active_queues() or {}
         ).get(hostname)
         if listening is None:
             return False
@@ -269,12 +283,12 @@ def _worker_quiet() -> None:
     waited on the TRUNCATE's, and PostgreSQL broke the deadlock by failing the flush."""
     if not _session_worker:
         return
-    from pwscup import celery_app
     from tests.support import wait_for
 
     (hostname,) = _session_worker
-    celery_app.control.purge()
-    inspect = celery_app.control.inspect(destination=[hostname], limit=1, timeout=5.0)
+    control = _session_control()
+    control.purge()
+    inspect = control.inspect(destination=[hostname], limit=1, timeout=5.0)
 
     def idle() -> bool:
         busy = [
