@@ -29,7 +29,12 @@ from django.contrib.auth import get_user_model
 from tests.pwscup.conftest import PROXY_ADDRESS
 from tests.support import child_env, free_port, gunicorn_command, running, wait_for
 
-pytestmark = [pytest.mark.proxy, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.proxy,
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("celery_worker_process"),
+]
 
 SLOW_CLIENTS = 3  # gunicorn's threads here
 SLOW_CLIENTS_THROUGH_NGINX = 14  # the field test's count
@@ -50,15 +55,17 @@ def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
     return status, time.monotonic() - started
 
 
-@pytest.fixture
-def mail_dir(tmp_path):
-    folder = tmp_path / "mail"
-    folder.mkdir()
-    return folder
+@pytest.fixture(scope="module")
+def mail_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("mail")
 
 
-@pytest.fixture
-def gunicorn_port(celery_worker_process, tmp_path, mail_dir):
+@pytest.fixture(scope="module")
+def gunicorn_port(django_db_setup, tmp_path_factory, mail_dir):
+    """One gunicorn for the module's tests (its start and graceful stop are most of a test's
+    cost): what a test leaves is in the database, flushed after it, or in the shared file
+    cache, as with a gunicorn of its own; the slow clients' test waits for its threads to be
+    free again before it ends. Each test holds the worker (``pytestmark``)."""
     port = free_port()
     env = child_env(
         GUNICORN_BIND=f"127.0.0.1:{port}",
@@ -72,7 +79,7 @@ def gunicorn_port(celery_worker_process, tmp_path, mail_dir):
     with running(
         gunicorn_command(),
         env=env,
-        log_path=tmp_path / "gunicorn.log",
+        log_path=tmp_path_factory.mktemp("gunicorn") / "gunicorn.log",
         ready=lambda: _healthz(port, 5)[0] == 200,
         what="gunicorn to answer /healthz",
     ):
@@ -194,11 +201,12 @@ def test_the_links_the_site_builds_keep_the_public_port(nginx_port, mail_dir):
         username="carol", email="carol@example.org", password="right-password-1"
     )
     browser = Browser(nginx_port)
+    sent_before = set(mail_dir.iterdir())  # the module's gunicorn shares the folder
     # A form POST from http://127.0.0.1:PORT: Django's CSRF check compares its Origin with the
     # Host nginx passes on (without the port it refused every form with 403).
     status, page = browser.submit("/accounts/password/reset/", {"email": "carol@example.org"})
     assert status == 302, page[:500]
-    (mail,) = mail_dir.iterdir()
+    (mail,) = set(mail_dir.iterdir()) - sent_before
     assert f"\nhttp://127.0.0.1:{nginx_port}/accounts/password/reset/" in mail.read_text()
 
     login = {"username": "carol", "password": "right-password-1"}
