@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from tests.migrated import FROM_TEMPLATE_HELP, test_databases_from_template  # noqa: E402
+from tests.migrated import FROM_TEMPLATE_HELP, settings_databases_from_template  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
 os.environ.setdefault("TEST_DATABASE_NAME", "bench_pwscup_api")
@@ -45,7 +45,7 @@ def main() -> None:
 
     django.setup()
     if args.from_template:
-        test_databases_from_template()
+        settings_databases_from_template()
     from django.db import connection
     from django.test.utils import setup_test_environment
 

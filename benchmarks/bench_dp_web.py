@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tests.migrated import FROM_TEMPLATE_HELP, test_databases_from_template  # noqa: E402
+from tests.migrated import FROM_TEMPLATE_HELP, settings_databases_from_template  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
 os.environ.setdefault("TEST_DATABASE_NAME", "test_pwscup_bench_dp")
@@ -59,7 +59,7 @@ def main() -> None:
 
     django.setup()
     if args.from_template:
-        test_databases_from_template()
+        settings_databases_from_template()
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     setup_test_environment()

@@ -97,7 +97,7 @@ FROM_TEMPLATE_HELP = (
 )
 
 
-def test_databases_from_template() -> None:
+def settings_databases_from_template() -> None:
     """The running Django settings' test databases made from the migrated template (for a
     script that creates them itself: the benchmarks' ``--from-template``)."""
     from django.conf import settings
