@@ -89,13 +89,6 @@ class _Translated:
 
     language = "en"
 
-    def __init__(self, prog, *args, **kwargs):
-        super().__init__(prog, *args, **kwargs)
-        # The width argparse lays the page out to (its documented default: the terminal's
-        # columns less two), kept for :func:`fit_width`.
-        width = kwargs.get("width") or (args[2] if len(args) > 2 else None)
-        self.columns = width or shutil.get_terminal_size().columns - 2
-
     def start_section(self, heading):
         code = _HEADINGS.get(heading)
         super().start_section(render(code, {}, self.language) if code else heading)
@@ -108,7 +101,9 @@ class _Translated:
         english = render("usage.prefix", {}, "en")
         if text.startswith(english):
             text = render("usage.prefix", {}, self.language) + text[len(english) :]
-        return fit_width(text, self.columns)
+        # argparse builds its formatter with ``prog`` alone: the page's width is its default,
+        # the terminal's columns less two.
+        return fit_width(text, shutil.get_terminal_size().columns - 2)
 
 
 def display_width(text: str) -> int:
@@ -130,13 +125,14 @@ _LISTED = re.compile(r" +(?:\S+(?: \S+)*? {2,}|[\w-]+: )(?=\S)")
 
 
 def fit_width(text: str, width: int) -> str:
-    """``text`` (a help page) with each line wider than ``width`` columns that holds a wide
-    character broken where it may be: at a space, or beside a wide character (Japanese has no spaces between words; never
-    before closing punctuation). A continued line starts at the column its text did (an
-    option's help column). argparse wraps by characters, so a Japanese text of its width in
-    characters takes up to twice the columns. A line without wide characters is left as
-    argparse laid it out (a list of choices, an example command line of a raw epilog), as is
-    one it may not be broken in.
+    """``text`` (a help page) with each line that holds a wide character and is wider than
+    ``width`` columns broken where it may be: at a space, or beside a wide character
+    (Japanese has no spaces between words), never before closing punctuation nor after
+    opening. A continued line starts at the column its text did (an option's help column, or
+    past a listed method's name). argparse wraps by characters, so a Japanese text of its
+    width in characters takes up to twice the columns. A line without wide characters stays
+    as argparse laid it out (a list of choices, an example command line of a raw epilog), as
+    does one it may not be broken in.
 
     >>> print(fit_width("  check   チームのリリースを検証し、構造を表示する", 30))
       check   チームのリリースを検
