@@ -218,6 +218,19 @@ JA = {
     "{value!r}: give a number of seconds in ASCII digits, e.g. 600": (
         "{value!r}: 秒数は半角の数字で指定してください (例: 600)"
     ),
+    # parser.py: argparse's refusals of a command line, as it words them (prog: error: …)
+    "the following arguments are required: {names}": "次の引数が必要です: {names}",
+    "unrecognized arguments: {arguments}": "認識できない引数です: {arguments}",
+    "ambiguous option: {option} could match {matches}": (
+        "オプション {option} があいまいです ({matches} のどれにも当てはまります)"
+    ),
+    "argument {argument}: {message}": "引数 {argument}: {message}",
+    "invalid choice: {value} (choose from {choices})": (
+        "選べない値です: {value} (選べるのは {choices})"
+    ),
+    "invalid {type} value: {value}": "{type} の値として読めません: {value}",
+    "expected one argument": "値が 1 つ必要です",
+    "ignored explicit argument {value}": "このオプションは値を取りません: {value}",
 }
 
 
@@ -238,8 +251,9 @@ def _code(value: str) -> str:
     return "ja" if value.lower().startswith("ja") else "en"
 
 
-def tr(text: str) -> str:
-    """``text`` (the English message, also the key) in the client's language."""
-    if language() == "ja":
+def tr(text: str, lang: str | None = None) -> str:
+    """``text`` (the English message, also the key) in ``lang``, by default the client's
+    language."""
+    if (lang or language()) == "ja":
         return JA.get(text, text)
     return text

@@ -42,7 +42,7 @@ def test_the_help_speaks_the_client_s_language(capsys, monkeypatch):
 def test_timeout_takes_seconds_in_ascii_digits(capsys, monkeypatch, value):
     said = refusal(capsys, monkeypatch, ["submit", "c/r", "f.csv", "--timeout", value], "ja")
     assert said.endswith(
-        f"argument --timeout: {value!r}: 秒数は半角の数字で指定してください (例: 600)\n"
+        f"pwscup submit: エラー: 引数 --timeout: {value!r}: 秒数は半角の数字で指定してください (例: 600)\n"
     )
     said = refusal(capsys, monkeypatch, ["submit", "c/r", "f.csv", "--timeout", value])
     assert f"{value!r}: give a number of seconds in ASCII digits, e.g. 600\n" in said
