@@ -10,7 +10,8 @@ within one interval plus the ping's timeout.
 The broker is checked by the same refresh (opening a broker connection costs more than the
 rest of the request): a broker that goes down is reported within one interval, like a worker
 that stops. When the shared cache itself cannot be reached (it answers every call with a
-miss, see ``CACHES``), the broker and the workers are asked directly.
+miss, see ``CACHES``), the broker and the workers are asked directly. Both are asked through
+Celery's ``current_app``, as ``pwscup.submissions.broker`` sends its jobs.
 The database, the cache and the file storage are checked on every request (one ``SELECT 1``,
 one round trip to the cache, one existence check in the storage: a file system call, or a HEAD
 request to the bucket; and the local folder's free space, at least ``PWSCUP_MIN_FREE_BYTES``).
@@ -33,13 +34,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import close_old_connections, connection
 from django_redis import get_redis_connection
-
-from pwscup import celery_app
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ def system_health() -> Health:
         storage=results["storage"] or TIMED_OUT,
         broker=broker,
         workers=workers,
-        queue=celery_app.conf.task_default_queue,
+        queue=current_app.conf.task_default_queue,
     )
 
 
@@ -230,7 +230,7 @@ def cache_status() -> str:
 
 def broker_status() -> str:
     try:
-        with celery_app.connection_for_write() as conn:
+        with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=BROKER_TIMEOUT)
     except Exception as error:  # noqa: BLE001
         return f"error: {error.__class__.__name__}"
@@ -288,7 +288,7 @@ def _refresh() -> tuple[str, int]:
 
 def _ping_workers() -> int:
     try:
-        return len(celery_app.control.ping(timeout=PING_TIMEOUT) or [])
+        return len(current_app.control.ping(timeout=PING_TIMEOUT) or [])
     except Exception:  # noqa: BLE001 - a broker without broadcast: no worker we can see
         return 0
 

@@ -7,16 +7,18 @@ waited too long (``maintenance.jobs_reap``). A message sent twice does no harm: 
 transitions are conditional.
 
 Tasks are sent by name: a kind's ``tasks.py`` imports its services, so the services cannot
-import the tasks.
+import the tasks. They are sent, and the workers asked, through Celery's ``current_app``, the
+project's app in every Django process (``pwscup.core.apps``), as ``shared_task``'s own
+``delay`` does: a test can make an app of its own current to send elsewhere
+(``tests.pwscup.brokers.broker_at``).
 """
 
 import logging
 from dataclasses import dataclass
 
+from celery import current_app
 from django.db import transaction
 from kombu.exceptions import KombuError
-
-from pwscup import celery_app
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ def job_send(task: str, pk: int, *, countdown: float | None = None) -> Dispatch:
 
     def publish() -> None:
         try:
-            celery_app.send_task(task, args=(pk,), countdown=countdown)
+            current_app.send_task(task, args=(pk,), countdown=countdown)
         except BROKER_ERRORS as error:
             log.warning("broker unreachable, %s(%s) stays queued: %s", task, pk, error)
             dispatch.sent = False
@@ -58,7 +60,7 @@ def worker_census() -> dict[str, set[str]] | None:
     they could not be asked. (A prefork worker's main process answers while its pool
     runs a job.)"""
     try:
-        replies = celery_app.control.inspect(timeout=1.0).active() or {}
+        replies = current_app.control.inspect(timeout=1.0).active() or {}
     except BROKER_ERRORS as error:
         log.warning("cannot ask the workers: %s", error)
         return None

@@ -5,9 +5,9 @@ run that met a stalled storage queued again."""
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
+from pwscup import celery_app
 from pwscup.core.storage import storage_stalled
 from pwscup.pwscup2015.models import AnonymizationSubmission
-from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import (
@@ -82,7 +82,7 @@ def test_a_run_that_meets_a_stalled_storage_is_queued_again_and_sent_later(
     sent = []
     # What reaches the broker (the queue itself may have a live worker of another module).
     monkeypatch.setattr(
-        broker.celery_app,
+        celery_app,
         "send_task",
         lambda task, args, **options: sent.append((task, args, options)),
     )

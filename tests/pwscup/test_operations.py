@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
+from pwscup import celery_app
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
@@ -19,7 +20,6 @@ from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, Ta
 from pwscup.pwscup2015.selectors import target_truth
 from pwscup.pwscup2015.services import freeze as freeze_module
 from pwscup.pwscup2015.services import operations
-from pwscup.submissions import broker
 from pwscup.submissions.models import Status
 from pwscup.submissions.services import maintenance
 from pwscup.submissions.services.jobs import job_claim
@@ -398,16 +398,14 @@ def test_a_request_while_the_broker_is_down_is_kept_and_the_reaper_sends_it_late
     def broker_down(*args, **kwargs):
         raise ConnectionRefusedError("redis is down")
 
-    monkeypatch.setattr(broker.celery_app, "send_task", broker_down)
+    monkeypatch.setattr(celery_app, "send_task", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         operation = services.round_freeze_request(round=world.round)
     assert operation.dispatch.sent is False
     assert RoundOperation.objects.get(pk=operation.pk).status == Status.QUEUED
     # The broker is back, empty: the reaper sends the operation's message again.
     sent = []
-    monkeypatch.setattr(
-        broker.celery_app, "send_task", lambda task, args, **options: sent.append(args)
-    )
+    monkeypatch.setattr(celery_app, "send_task", lambda task, args, **options: sent.append(args))
     later = timezone.now() + dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         assert jobs_reap(now=later)["resent"] == 1
