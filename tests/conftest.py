@@ -237,13 +237,13 @@ _session_worker: list[str] = []
 @functools.cache
 def _session_control():
     """The remote control of the session worker, always on the session's broker. The
-    project's app will not do: while a module points it at a Redis of its own
+    current app will not do: while a module sends to a Redis of its own
     (``tests.pwscup.brokers.broker_at``), its control messages go to that Redis, where the
     session worker does not listen, so each ``inspect`` of a test's teardown there waited
     out its whole timeout for a reply that never came (two of 5 s per test)."""
     from celery import Celery
 
-    # Not the current app: the project's tasks keep sending by the project's app.
+    # Not made current: the product keeps sending through the project's app.
     app = Celery("pwscup-tests-control", set_as_current=False)
     app.config_from_object("django.conf:settings", namespace="CELERY")
     return app.control

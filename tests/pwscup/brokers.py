@@ -101,22 +101,32 @@ class RedisServer:
 
 @contextlib.contextmanager
 def broker_at(url: str, **transport_options):
-    """Point this process's Celery app (uploads, reaper) at ``url`` for a while."""
-    from pwscup import celery_app
+    """Send this process's Celery messages (uploads, the reaper's, remote control) to ``url``
+    for a while, with ``transport_options`` if given (else the settings'); yields the app.
 
-    previous = celery_app.conf.broker_url, celery_app.conf.broker_transport_options
-    _reset_pools(celery_app, url, transport_options or previous[1])
-    try:
-        yield
-    finally:
-        _reset_pools(celery_app, *previous)
+    Public Celery API only: an app of its own, configured from the settings like the project's
+    but for the broker, is made the current app of this thread and the default of every other
+    (``set_current``, ``set_default``), and the app that was current before is made so again at
+    the end. The product sends and asks through ``celery.current_app``
+    (``pwscup.submissions.broker``), so it uses the new app's connections; re-pointing the
+    project's app itself would mean dropping the connection pools it keeps, which only
+    Celery's private attributes reach. ``with`` closes the app at the end (``Celery.close``)."""
+    from celery import Celery
+    from celery.app import app_or_default
 
-
-def _reset_pools(app, url: str, transport_options: dict) -> None:
-    app.conf.broker_url = url
-    app.conf.broker_transport_options = transport_options
-    app._pool = None
-    app.amqp._producer_pool = None
+    previous = app_or_default()
+    with Celery(previous.main, set_as_current=False) as app:
+        app.config_from_object("django.conf:settings", namespace="CELERY")
+        app.conf.broker_url = url
+        if transport_options:
+            app.conf.broker_transport_options = transport_options
+        app.set_current()
+        app.set_default()
+        try:
+            yield app
+        finally:
+            previous.set_current()
+            previous.set_default()
 
 
 def start_worker(
@@ -150,12 +160,14 @@ def start_worker(
 
 
 def wait_for_worker(process: subprocess.Popen, name: str, log_path: Path) -> None:
-    from pwscup import celery_app
+    """Wait until the worker answers a ping sent through the current app (the project's, or
+    the one of ``broker_at``)."""
+    from celery import current_app
 
     def answers():
         if process.poll() is not None:
             raise AssertionError(f"worker exited: {log_path.read_text()[-3000:]}")
-        return any(name in reply for reply in celery_app.control.ping(timeout=0.5) or [])
+        return any(name in reply for reply in current_app.control.ping(timeout=0.5) or [])
 
     wait_for(answers, timeout=60, what=f"worker {name} to answer a ping")
 

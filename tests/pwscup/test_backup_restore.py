@@ -285,8 +285,7 @@ def test_a_played_competition_on_a_bucket_restores_into_a_migrated_database_and_
     )
     try:
         with broker_at(redis_server.url):
-            # Its log, not a ping: a ping may leave by the session worker's broker (the
-            # control mailbox keeps the producer pool it first used).
+            # Started once its log says it is ready: it takes the jobs ``play`` sends.
             wait_for(
                 lambda: worker.poll() is not None or " ready." in log.read_text(),
                 what="the bucket's worker to start",

@@ -112,8 +112,6 @@ def world(lan_servers, make_world):
 @pytest.fixture
 def site(network, lan_servers, world):
     """The web host (gunicorn, beat) and worker hosts w1, w2, all answering."""
-    from pwscup import celery_app
-
     web = network.add_host("web")
     workers = {name: network.add_host(name) for name in ("w1", "w2")}
     names = {name: f"{name}@pwscup-{network.tag}" for name in workers}
@@ -145,7 +143,7 @@ def site(network, lan_servers, world):
             env=_host_env(host, network, lan_servers),
             label="worker",
         )
-    with broker_at(lan_servers["redis"].url):
+    with broker_at(lan_servers["redis"].url) as celery_app:
 
         def everyone_answers() -> bool:
             replies = celery_app.control.ping(timeout=0.5) or []

@@ -76,17 +76,19 @@ def test_two_simultaneous_uploads_against_a_quota_of_one_accept_exactly_one(
     monkeypatch.setattr(uploads, "check_limits", slow_check)
     start = threading.Barrier(2)
     outcomes = []
+    sent = []
 
     def upload(seed: int) -> None:
         try:
             start.wait()
-            services.anonymization_submission_create(
+            submission = services.anonymization_submission_create(
                 phase=world.anonymization,
                 team=world.teams["a"],
                 user=world.users["a"],
                 uploaded_file=csv_upload(noisy_copy(world.original, seed=seed)),
             )
             outcomes.append("accepted")
+            sent.append(submission.dispatch.sent)
         except Refused as refusal:
             outcomes.append(refusal.message)
         finally:
@@ -107,3 +109,4 @@ def test_two_simultaneous_uploads_against_a_quota_of_one_accept_exactly_one(
         "accepted",
     ]
     assert AnonymizationSubmission.objects.filter(team=world.teams["a"]).count() == 1
+    assert sent == [False], "the job went to the broker nobody answers, not the run's"
