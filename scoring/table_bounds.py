@@ -211,7 +211,7 @@ def _run_around(data: bytes, offset: int) -> tuple[int, int]:
 def _refuse_long_cell(data: bytes, offset: int, size: int, name: str, limit: int) -> None:
     line_start = data.rfind(b"\n", 0, offset) + 1
     row = data.count(b"\n", 0, offset)  # 0: the header line
-    position = data.count(b",", line_start, offset)
+    position = _field_index(data[line_start:offset])
     if row == 0:
         raise ValidationError(
             "table.header_cell_too_long",
@@ -230,6 +230,23 @@ def _refuse_long_cell(data: bytes, offset: int, size: int, name: str, limit: int
         size=size,
         limit=limit,
     )
+
+
+def _field_index(prefix: bytes) -> int:
+    """The 0-based field, in its line, of the cell that starts right after ``prefix`` (the
+    line's bytes before it), as the CSV reader splits the line: a comma inside a quoted
+    field (a sequential release's ``"[22,52]"``) separates nothing.
+
+    >>> _field_index(b'1,"[22,52]","[14000,33000]",')
+    3
+    >>> _field_index(b'1,"a,')  # the cell is the rest of the quoted field "a,…"
+    1
+    """
+    try:
+        fields = next(csv.reader(io.StringIO(prefix.decode("utf-8", "replace"))), [""])
+    except csv.Error:  # a quoted field past the csv module's field limit: count the commas
+        return prefix.count(b",")
+    return len(fields) - 1
 
 
 def parse_header(text: str, *, name: str) -> list[str]:

@@ -35,6 +35,9 @@ def refusal(data: bytes) -> ValidationError:
         (b'a,b\n"1",2\n' + b"y" * LONG + b",4\n", "a", 2),  # quoted: the checking reader's
         (b"a,b\n1,2\n3," + b"z" * LONG, "b", 2),  # the last cell, no line end
         (b"a,b\r\n1," + b"w" * LONG + b"\r\n3,4\r\n", "b", 1),  # Windows line ends
+        # Commas inside quoted cells before it (a sequential release's intervals) separate
+        # nothing: the long cell is column d, the fourth, not the seventh.
+        (b'a,b,c,d\n1,"[22,52]","[14000,33000]",' + b"v" * LONG + b"\n", "d", 1),
     ],
 )
 def test_a_cell_over_the_bound_is_refused_naming_its_column_row_and_the_limit(data, column, row):
