@@ -86,7 +86,7 @@ def private_file_response(
     preview shown inline with ``as_attachment=False``, a ZIP); callers have checked
     permission already."""
     if not field:
-        raise Http404("No file.")
+        raise Http404  # the API's *Not found.*, as for a file that never was
     return FileResponse(
         field.open("rb"),
         as_attachment=as_attachment,

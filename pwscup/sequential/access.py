@@ -6,6 +6,7 @@ participant, a release's own team) are every round page's (``pwscup.submissions.
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Release, SeqTarget
@@ -18,13 +19,13 @@ __all__ = ["attack_target", "own_release", "require_team"]
 def own_release(access, pk: int) -> Release:
     sequential = selectors.sequential_of(round=access.round)
     release = get_object_or_404(Release, pk=pk, sequential=sequential)
-    return require_own(access, release, missing="No such release.")
+    return require_own(access, release)
 
 
 def attack_target(access, team_slug: str) -> SeqTarget:
     sequential = selectors.sequential_of(round=access.round)
     if not sequential.attack_phase_begun:
-        raise Http404("No attack phase.")
+        raise Http404(gettext("The attack phase is not open."))
     require_participant(access)
     found = (
         SeqTarget.objects.select_related("team", "sequential")

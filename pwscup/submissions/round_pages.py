@@ -47,11 +47,12 @@ def require_frozen(access, row) -> None:
         raise Http404("Not frozen yet.")
 
 
-def require_own(access, upload, *, missing: str):
-    """``upload`` if it is the caller's team's (an organizer: any); 404 (``missing``)
-    otherwise, so nothing tells a caller that it exists."""
+def require_own(access, upload):
+    """``upload`` if it is the caller's team's (an organizer: any); otherwise the 404 of an
+    upload that does not exist (the API's *Not found.*, with no word of its own), so nothing
+    tells a caller that it exists."""
     if not access.is_organizer and (access.team is None or upload.team_id != access.team.pk):
-        raise Http404(missing)
+        raise Http404
     return upload
 
 
@@ -239,7 +240,7 @@ def release_select_view(key: str, own: Callable, select: Callable):
     def release_select(request, access, team, pk: int):
         release = own(access, pk)
         if release.team_id != team.pk:
-            raise Http404("No such release.")
+            raise Http404
         back = redirect(tab_url(access.round, SUBMIT) + "#releases")
         try:
             select(release=release)

@@ -142,3 +142,44 @@ def test_django_s_wrong_japanese_is_corrected_by_our_catalogue():
         assert not form.is_valid()
         assert form.errors["name"] == ["NUL 文字（コード 0 の制御文字）は使えません。"]
         assert all(translation.gettext(m) != m for m in DJANGO_MESSAGES)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_another_team_s_release_is_answered_as_one_that_does_not_exist(language):
+    # Its 404 said "No such release." (in English whatever the language) where a release
+    # that never was says "Not found.": the answer told that it exists.
+    from tests.pwscup.seq_web_world import fixture, publish, seq_world
+
+    world = seq_world(slug="langseq", letters="ab")
+    theirs = publish(world, "b", 1, fixture("zhang_release_1.csv"))
+    token = api_token_create(user=world.users["a"], name="t").secret
+    base = f"/api/v1/competitions/{world.competition.slug}/rounds/{world.round.slug}/seq"
+    answers = [
+        Client().get(
+            f"{base}/{path}",
+            HTTP_ACCEPT_LANGUAGE=language,
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+        )
+        for path in (
+            f"releases/{theirs.pk}/",
+            "releases/999999/",
+            f"releases/{theirs.pk}/release.csv",
+        )
+    ]
+    assert [answer.status_code for answer in answers] == [404, 404, 404]
+    assert answers[0].json() == answers[1].json() == answers[2].json()
+    assert answers[0].json() == {"code": "not_found", "message": NOT_FOUND[language]}
+    # Before the attack phase, a target's file: the reason, in the caller's language.
+    early = Client().get(
+        f"{base}/targets/teamB/release_1.csv",
+        HTTP_ACCEPT_LANGUAGE=language,
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert early.status_code == 404
+    assert (
+        early.json()["message"]
+        == {
+            "en": "The attack phase is not open.",
+            "ja": "攻撃フェーズは開いていません。",
+        }[language]
+    )

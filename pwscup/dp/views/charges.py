@@ -137,7 +137,7 @@ def release_csv(request, access, level, number):
     team = team_or_404(access)
     charge = team_charge(dp_round=dp_round, team=team, level=level, number=number)
     if charge is None or not charge.release_file:
-        raise Http404("No such release.")
+        raise Http404
     return private_file_response(charge.release_file, f"release_{level}_{number}.csv")
 
 

@@ -20,11 +20,11 @@ def own_upload(access, kind: str, pk: int) -> Release | Attack:
     an organizer: any of the round's."""
     model = UPLOAD_MODELS.get(kind)
     if model is None:
-        raise Http404("No such upload.")
+        raise Http404
     upload = get_object_or_404(
         model.objects.select_related("team", "program"), pk=pk, scorer=scorer_part(access)
     )
-    return require_own(access, upload, missing="No such upload.")
+    return require_own(access, upload)
 
 
 def published_target(access, team_slug: str) -> Target:

@@ -15,4 +15,4 @@ from pwscup.synthetic.models import SynRelease
 def own_release(access, pk: int) -> SynRelease:
     """A release of the caller's team (an organizer: any release of the round)."""
     release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_part(access))
-    return require_own(access, release, missing="No such release.")
+    return require_own(access, release)
