@@ -112,7 +112,8 @@ def _print_uploads(status: dict) -> None:
 def uploads_table(uploads: list[dict], metrics: list[dict], *, selectable: bool) -> str:
     """Uploads of one type with the scores the round's metrics mark as ``headline`` (the
     first few when it marks none of theirs); "(final)" beside the chosen one when the team
-    chooses its final upload of the type (``selectable``)."""
+    chooses its final upload of the type (``selectable``). Under the table, each failed
+    upload's reason in full (the note column keeps the team's note)."""
     present = {k for upload in uploads for k in upload["scores_text"]}
     shown = [m["key"] for m in metrics if m["key"] in present]
     marked = [m["key"] for m in metrics if m["headline"] and m["key"] in present]
@@ -125,12 +126,17 @@ def uploads_table(uploads: list[dict], metrics: list[dict], *, selectable: bool)
             u["about"],
             moment(u["created_at"]),
             *[u["scores_text"].get(m, "") for m in headline],
-            u["note"] or (u["message"][:60] if u["status"] == FAILED else ""),
+            u["note"],
         ]
         for u in uploads
     ]
     headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *headline, tr("note")]
-    return table(headers, rows)
+    reasons = [
+        f"{upload_label(u)} {state_text(FAILED)}: {u['message']}"
+        for u in uploads
+        if u["status"] == FAILED and u["message"]
+    ]
+    return "\n".join([table(headers, rows), *reasons])
 
 
 def cmd_download(api: Api, args) -> int:

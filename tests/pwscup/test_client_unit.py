@@ -256,3 +256,29 @@ def test_a_busy_site_that_stays_busy_or_names_a_long_wait_is_an_error(busy_serve
     with pytest.raises(ApiError):
         api.post("upload/")
     assert len(_BusyThenOk.bodies) == 1
+
+
+def test_status_gives_each_failed_upload_s_reason_in_full_beside_its_note():
+    # The note column held the reason of a failed upload only when it had no note, cut at
+    # 60 characters: with a note, nothing said why the upload failed.
+    from pwscup.client.reading import uploads_table
+
+    reason = (
+        "Column 'age' holds values that do not occur in that column of the original table: "
+        "row 10 ('thirty') (1 row in all)."
+    )
+    upload = {
+        "number": 7,
+        "id": 31,
+        "status": "failed",
+        "final": False,
+        "about": "",
+        "created_at": "2026-12-01T18:00:00+09:00",
+        "scores_text": {},
+        "note": "k=5",
+        "message": reason,
+    }
+    printed = uploads_table([upload], [], selectable=True)
+    assert f"#7 failed: {reason}" in printed.splitlines()
+    row = next(line for line in printed.splitlines() if line.startswith("#7 "))
+    assert row.rstrip().endswith("k=5")
