@@ -93,6 +93,27 @@ def test_a_rejected_release_names_release_row_and_value(web, seq_e2e_world):
     assert "no valid release 1" in message
 
 
+def test_a_rejected_release_s_reason_is_read_whole_on_a_phone(web, seq_e2e_world):
+    # The reason sat in the table's narrow "Result" column, most of it past the screen's
+    # right edge at 390 px (the table scrolls in its frame): it now has a row of its own,
+    # no wider than the screen, as a 2015 round's failed uploads.
+    from tests.pwscup.seq_web_world import fixture, publish
+
+    world = seq_e2e_world
+    wrong = fixture("zhang_release_1.csv").replace(b"Disease", b"disease", 1)
+    rejected = publish(world, "b", 1, wrong)
+    assert rejected.status == rejected.Status.FAILED
+    log_in(web, "seqe2e-team-b")
+    web.set_viewport_size({"width": 390, "height": 844})
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    switch_language(web, "ja")
+    open_tab(web, "submit")
+    reason = web.get_by_test_id(f"upload-{rejected.pk}").locator(".error")
+    assert "gid,pid,Age,Zip,Disease" in reason.inner_text()
+    box = reason.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+
+
 def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(
     web, seq_e2e_world, screenshot
 ):

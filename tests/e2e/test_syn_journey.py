@@ -141,3 +141,23 @@ def test_a_student_releases_attacks_and_reads_the_results(web, syn_e2e_world, sc
     open_tab(web, "rules")
     assert web.get_by_test_id("worked-example").is_visible()
     assert fits(web, 390), "the Japanese rules tab is wider than a 390 px phone"
+
+
+def test_a_refused_release_s_reason_is_read_whole_on_a_phone(web, syn_e2e_world):
+    # The reason sat in a cell right of the status, most of it past the screen's right edge
+    # at 390 px (the table scrolls in its frame): it now has a row of its own, no wider than
+    # the screen, as a 2015 round's failed uploads.
+    world = syn_e2e_world
+    good = baseline_release(world, "a")
+    header, rest = good.split(b"\n", 1)
+    refused = release(world, "a", header.replace(b"age", b"Age", 1) + b"\n" + rest)
+    assert refused.status == Status.FAILED
+    log_in(web, "syne2e-team-a")
+    web.set_viewport_size({"width": 390, "height": 844})
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    switch_language(web, "ja")
+    open_tab(web, "submit")
+    reason = web.get_by_test_id(f"release-{refused.pk}").get_by_test_id("message")
+    assert "Age" in reason.inner_text()
+    box = reason.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
