@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.errors import Several, ValidationError
-from scoring.messages import clip, language, render_value, spaced
+from scoring.messages import clip, is_nested, language, render_value, spaced
 from scoring.synthetic.messages import ORIGINAL_TABLE, SYN_MESSAGES, SYN_TERMS
 
 MAX_LISTED = 10
@@ -55,7 +55,7 @@ def render_synth(
             values[key] = SYN_TERMS[value][lang]
         elif isinstance(value, Mapping) and "rows" in value:
             values[key] = _rows_text(value, lang)
-        elif isinstance(value, Mapping) and "code" in value:  # the catalogue's ``expect.*``
+        elif is_nested(value):  # the catalogue's ``expect.*``, ``header.*`` parts
             values[key] = spaced(SYN_MESSAGES[code][lang], key, render_value(value, lang), lang)
     template = SYN_MESSAGES[code][lang]
     if template.startswith("{table}"):  # "The population has …"

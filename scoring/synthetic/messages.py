@@ -71,6 +71,14 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} のヘッダーは元のテーブルと同じ列を同じ順序で並べてください: {expected}"
         "（実際: {got}）",
     },
+    # The missing, unexpected or misordered columns named (``header_problems``); the code
+    # above stays for the messages stored before.
+    "syn.release.columns": {
+        "en": "The header of {name} must be the original table's, in its order: {expected}; "
+        "{problems}",
+        "ja": "{name} のヘッダーは元のテーブルと同じ列を同じ順序で並べてください: {expected}"
+        "（{problems}）",
+    },
     "syn.release.rows": {
         "en": "{name} has {got} data rows; a release holds 1 to {most} rows",
         "ja": "{name} のデータ行は {got} 行です。1 行以上 {most} 行以下にしてください",

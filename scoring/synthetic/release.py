@@ -32,6 +32,7 @@ from scoring.messages import clip, quoted
 from scoring.synthetic.errors import SynthError, row_listing
 from scoring.synthetic.population import Population, checked_numbers, text_cells
 from scoring.tables import load_table
+from scoring.validation import header_problems
 
 WIDEN = 0.1
 DOMAIN_SHOWN = 10
@@ -86,12 +87,13 @@ def typed_rows(
     """Check a frame of text cells against ``P``'s columns, ranges and domains; type it."""
     config = population.config
     header = [str(c) for c in table.columns]
-    if header != list(config.columns):
+    problems = header_problems(list(config.columns), header)
+    if problems:
         raise SynthError(
-            "syn.release.header",
+            "syn.release.columns",
             name=name,
-            expected=",".join(config.columns),
-            got=clip(",".join(header), 200),
+            expected=clip(",".join(config.columns), 400),
+            problems=problems,
         )
     if max_rows is not None and not 1 <= len(table) <= max_rows:
         raise SynthError("syn.release.rows", name=name, got=len(table), most=max_rows)

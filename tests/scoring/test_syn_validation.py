@@ -25,7 +25,16 @@ def test_a_valid_release_reads_typed():
 
 def test_header_order_matters():
     error = _refusal(b"c,x,y\np,1,n\n")
-    assert error.code == "syn.release.header" and "x,c,y" in str(error)
+    assert error.code == "syn.release.columns" and "x,c,y" in str(error)
+    assert "misordered column(s): 'c', 'x'" in str(error)
+
+
+def test_a_header_without_a_column_names_it_in_both_languages():
+    # The message gave the expected and the uploaded header whole: with 15 columns, finding
+    # the one missing or misspelt was left to the student.
+    error = _refusal(b"X,c\n1,p\n")
+    assert str(error).endswith("missing column(s): 'x', 'y'; unexpected column(s): 'X'")
+    assert error.render("ja").endswith("（足りない列: 'x', 'y'；余分な列: 'X'）")
 
 
 @pytest.mark.parametrize(("data", "rows"), [(b"x,c,y\n", 0), (b"x,c,y\n" + b"1,p,n\n" * 16, 16)])
