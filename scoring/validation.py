@@ -53,6 +53,9 @@ def header_problems(expected: Sequence[str], got: Sequence[str]) -> list[dict]:
     expected, got = list(expected), list(got)
     if expected == got:
         return []
+    separator = _other_separator(expected, got)
+    if separator:
+        return [{"code": "header.separator", "params": {"separator": separator}}]
     missing = [c for c in expected if c not in got]
     extra = [c for c in got if c not in expected]
     problems = []
@@ -64,6 +67,22 @@ def header_problems(expected: Sequence[str], got: Sequence[str]) -> list[dict]:
         misplaced = [c for k, c in enumerate(got) if expected[k] != c]
         problems.append({"code": "header.misordered", "params": {"columns": quoted(misplaced)}})
     return problems
+
+
+def _other_separator(expected: list[str], got: list[str]) -> str | None:
+    """``tab`` or ``semicolon`` when ``got`` is one column that this separator splits into
+    some of ``expected``'s names (a spreadsheet's "Text (tab delimited)" or a European
+    locale's CSV); else None.
+
+    >>> _other_separator(["a", "b"], ["a;b"]), _other_separator(["a", "b"], ["a"])
+    ('semicolon', None)
+    """
+    if len(expected) < 2 or len(got) != 1:
+        return None
+    for char, name in (("\t", "tab"), (";", "semicolon")):
+        if len(set(got[0].split(char)) & set(expected)) >= 2:
+            return name
+    return None
 
 
 def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:

@@ -126,6 +126,12 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "unexpected column(s): {columns}",
         "ja": "余分な列: {columns}",
     },
+    "header.separator": {
+        "en": "the file's columns are separated by {separator}s, not commas: save it as CSV "
+        "(comma-separated) and upload it again",
+        "ja": "ファイルの列がカンマではなく{separator}で区切られています。CSV（カンマ区切り）で"
+        "保存し直して、もう一度アップロードしてください",
+    },
     "header.misordered": {
         "en": "misordered column(s): {columns}",
         "ja": "順序の違う列: {columns}",
@@ -372,4 +378,7 @@ TERMS: dict[str, dict[str, str]] = {
     "the published table": {"ja": "公開テーブル"},
     "the master table": {"ja": "マスター表"},
     "the guesses": {"ja": "推測ファイル"},
+    # the separator a header split as (``header.separator``)
+    "tab": {"ja": "タブ"},
+    "semicolon": {"ja": "セミコロン"},
 }

@@ -73,6 +73,21 @@ def test_undecodable_bytes_are_rejected():
     assert "Save it as UTF-8" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("separator", "en", "ja"), [("\t", "tabs", "タブ"), (";", "semicolons", "セミコロン")]
+)
+def test_a_table_separated_by_tabs_or_semicolons_is_told_so(original, config, separator, en, ja):
+    # Saved as "Text (tab delimited)" (or a CSV of a locale whose separator is ";"), the
+    # table was refused as missing every column and holding one unknown column, the whole
+    # header line: nothing said what to do.
+    text = rows(*VALID).replace(",", separator)
+    with pytest.raises(ValidationError) as caught:
+        submit(original, config, text)
+    assert f"the file's columns are separated by {en}, not commas" in str(caught.value)
+    assert "missing column" not in str(caught.value)
+    assert f"カンマではなく{ja}で区切られています" in caught.value.render("ja")
+
+
 def test_missing_column_is_named(original, config):
     text = "age,sex,income,spend\n" + "\n".join("39,M,1,2" for _ in range(4)) + "\n"
     with pytest.raises(ValidationError, match=r"missing column\(s\): 'city'"):
