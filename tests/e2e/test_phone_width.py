@@ -515,3 +515,19 @@ def test_the_console_s_standings_fit_a_phone_and_save(web, e2e_world, language, 
     expect(page.get_by_test_id("standings-page-link")).to_be_visible()
     entry = Standings.objects.get(competition=world.competition).entries.get()
     assert (entry.round_id, entry.weight) == (world.round.pk, 2), language
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_footer_keeps_its_command_on_one_line(web, language):
+    # At 390 px the footer broke "python -m scoring" after its hyphen ("python -" / "m
+    # scoring"): a command read across two lines is copied wrong.
+    from tests.e2e.test_wide_content_at_phone_width import LINES
+
+    web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    web.goto("/accounts/signup/")
+    if language != "en":
+        switch_language(web, language)
+    command = web.locator("footer code")
+    expect(command).to_have_text("python -m scoring", timeout=2000)
+    assert command.evaluate(LINES) == 1
+    assert page_overflow(web) <= 0
