@@ -154,6 +154,24 @@ def switch_language(page, code: str) -> None:
     page.wait_for_function("code => document.documentElement.lang === code", arg=code)
 
 
+def phone_submit_tab(page, username: str, round_) -> None:
+    """``username`` reads ``round_``'s Submit tab on a 390 px phone, in Japanese."""
+    log_in(page, username)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/c/{round_.competition.slug}/{round_.slug}/")
+    switch_language(page, "ja")
+    open_tab(page, "submit")
+
+
+def assert_whole_on_screen(locator, text: str) -> None:
+    """``locator`` holds ``text`` and lies within the screen's width: not cut at its right
+    edge, nor left for the reader to scroll a table's frame to."""
+    assert text in locator.inner_text()
+    box = locator.bounding_box()
+    width = locator.page.viewport_size["width"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+
+
 def submit_anonymization(world: World, letter: str, content: bytes):
     """Create a submission with the service (as the upload view does) and wait for its score."""
     from pwscup.pwscup2015 import services

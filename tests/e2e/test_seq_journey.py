@@ -3,7 +3,15 @@ table (English and Japanese, desktop and a 390 px phone), under the strict CSP."
 
 import pytest
 
-from tests.e2e.helpers import PASSWORD, log_in, open_tab, reload_page, switch_language
+from tests.e2e.helpers import (
+    PASSWORD,
+    assert_whole_on_screen,
+    log_in,
+    open_tab,
+    phone_submit_tab,
+    reload_page,
+    switch_language,
+)
 from tests.pwscup.seq_web_world import FIXTURES, attack_phase_world, freeze, run_seq_jobs, seq_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -103,15 +111,9 @@ def test_a_rejected_release_s_reason_is_read_whole_on_a_phone(web, seq_e2e_world
     wrong = fixture("zhang_release_1.csv").replace(b"Disease", b"disease", 1)
     rejected = publish(world, "b", 1, wrong)
     assert rejected.status == rejected.Status.FAILED
-    log_in(web, "seqe2e-team-b")
-    web.set_viewport_size({"width": 390, "height": 844})
-    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
-    switch_language(web, "ja")
-    open_tab(web, "submit")
+    phone_submit_tab(web, "seqe2e-team-b", world.round)
     reason = web.get_by_test_id(f"upload-{rejected.pk}").locator(".error")
-    assert "gid,pid,Age,Zip,Disease" in reason.inner_text()
-    box = reason.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert_whole_on_screen(reason, "gid,pid,Age,Zip,Disease")
 
 
 def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(

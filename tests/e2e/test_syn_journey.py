@@ -16,6 +16,7 @@ from pwscup.synthetic import engine, services
 from pwscup.synthetic.models import SynAttack, SynRelease
 from scoring.synthetic.kit import dcr_answer, independent_marginals, table_text
 from scoring.synthetic.release import read_challenge, read_release
+from tests.e2e import helpers
 from tests.e2e.helpers import PASSWORD, log_in, open_tab, reload_page, switch_language
 from tests.pwscup.syn_world import (
     baseline_release,
@@ -152,12 +153,6 @@ def test_a_refused_release_s_reason_is_read_whole_on_a_phone(web, syn_e2e_world)
     header, rest = good.split(b"\n", 1)
     refused = release(world, "a", header.replace(b"age", b"Age", 1) + b"\n" + rest)
     assert refused.status == Status.FAILED
-    log_in(web, "syne2e-team-a")
-    web.set_viewport_size({"width": 390, "height": 844})
-    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
-    switch_language(web, "ja")
-    open_tab(web, "submit")
+    helpers.phone_submit_tab(web, "syne2e-team-a", world.round)
     reason = web.get_by_test_id(f"release-{refused.pk}").get_by_test_id("message")
-    assert "Age" in reason.inner_text()
-    box = reason.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    helpers.assert_whole_on_screen(reason, "'Age'")
