@@ -7,7 +7,8 @@ table, submissions, correspondence tables, truth files, attacks and JSON; and
 :func:`scoring.messages.render`, which does the rendering (listings, nested messages, terms).
 """
 
-_ROWS_NOTE = {
+# How every reader's row numbers count (the DP round's catalogue says it too).
+ROWS_NOTE = {
     "en": "Rows are numbered from 1 after the header line.",
     "ja": "行番号はヘッダー行の次の行を 1 とします。",
 }
@@ -88,16 +89,14 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "すべての列に名前が必要です。",
     },
     "table.ragged": {
-        "en": "{name}: wrong number of fields (the header has {width}): {rows}. "
-        + _ROWS_NOTE["en"],
-        "ja": "{name}: フィールド数が違います（ヘッダーは {width} 個）: {rows}。"
-        + _ROWS_NOTE["ja"],
+        "en": "{name}: wrong number of fields (the header has {width}): {rows}. " + ROWS_NOTE["en"],
+        "ja": "{name}: フィールド数が違います（ヘッダーは {width} 個）: {rows}。" + ROWS_NOTE["ja"],
     },
     "table.cell_too_long": {
         "en": "{name}: the cell in column '{column}' at row {row} holds {size} bytes; a cell "
-        "may hold at most {limit} bytes. " + _ROWS_NOTE["en"],
+        "may hold at most {limit} bytes. " + ROWS_NOTE["en"],
         "ja": "{name}: 列 '{column}' の {row} 行目のセルは {size} バイトあります。"
-        "セルは {limit} バイトまでです。" + _ROWS_NOTE["ja"],
+        "セルは {limit} バイトまでです。" + ROWS_NOTE["ja"],
     },
     "table.too_many_columns": {
         "en": "{name}: the header has {got} columns; a table may have at most {most}.",
@@ -141,20 +140,20 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "元のテーブルにデータ行がありません。",
     },
     "original.empty_cells": {
-        "en": "The original table has empty cells at {rows}. " + _ROWS_NOTE["en"],
-        "ja": "元のテーブルに空のセルがあります: {rows}。" + _ROWS_NOTE["ja"],
+        "en": "The original table has empty cells at {rows}. " + ROWS_NOTE["en"],
+        "ja": "元のテーブルに空のセルがあります: {rows}。" + ROWS_NOTE["ja"],
     },
     "column.not_number": {
         "en": "Column {column} of the {what} must hold finite numbers; not a finite number at "
-        "{rows}. " + _ROWS_NOTE["en"],
+        "{rows}. " + ROWS_NOTE["en"],
         "ja": "{what}の列 {column} には有限の数値が必要です。数値でないセル: {rows}。"
-        + _ROWS_NOTE["ja"],
+        + ROWS_NOTE["ja"],
     },
     "table.published_empty_cells": {
         "en": "The published table has empty cells (a published target holds the kept rows "
-        "only, every cell filled): {rows}. " + _ROWS_NOTE["en"],
+        "only, every cell filled): {rows}. " + ROWS_NOTE["en"],
         "ja": "公開テーブルに空のセルがあります（公開される攻撃対象は残された行だけで、すべての"
-        "セルが埋まっています）: {rows}。" + _ROWS_NOTE["ja"],
+        "セルが埋まっています）: {rows}。" + ROWS_NOTE["ja"],
     },
     "column.unknown_range": {
         "en": "A range is given for {columns}, not a column of the original table "
@@ -167,9 +166,9 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "column.too_large": {
         "en": "Column {column} of the {what} must hold numbers of magnitude at most {limit}; "
-        "larger at {rows}. " + _ROWS_NOTE["en"],
+        "larger at {rows}. " + ROWS_NOTE["en"],
         "ja": "{what}の列 {column} の数値は絶対値 {limit} 以下でなければなりません。"
-        "大きすぎるセル: {rows}。" + _ROWS_NOTE["ja"],
+        "大きすぎるセル: {rows}。" + ROWS_NOTE["ja"],
     },
     "submission.row_count": {
         "en": "The submission has {got} data rows; expected {expected} (one per row of the "
@@ -183,25 +182,25 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "submission.empty_cells": {
         "en": "Empty cells in rows that are not deleted (a deleted row has every cell empty; "
-        "a kept row has none): {rows}. " + _ROWS_NOTE["en"],
+        "a kept row has none): {rows}. " + ROWS_NOTE["en"],
         "ja": "削除されていない行に空のセルがあります（削除する行はすべてのセルを空にし、"
-        "残す行には空のセルを置きません）: {rows}。" + _ROWS_NOTE["ja"],
+        "残す行には空のセルを置きません）: {rows}。" + ROWS_NOTE["ja"],
     },
     "submission.outside_domain": {
         "en": "Column {column} holds values that do not occur in that column of the original "
         "table: {rows}. To generalize, replace each value by a value of the column that occurs "
         "in the original (e.g. every age from 30 to 39 by 35): a range such as 30-39 or a new "
-        "label is refused. " + _ROWS_NOTE["en"],
+        "label is refused. " + ROWS_NOTE["en"],
         "ja": "列 {column} に元のテーブルのその列にない値があります: {rows}。"
         "一般化するには、各値を元のテーブルのその列にある値で置き換えてください"
         "（例: 30〜39 歳をすべて 35 に）。30-39 のような範囲や新しいラベルは受け付けません。"
-        + _ROWS_NOTE["ja"],
+        + ROWS_NOTE["ja"],
     },
     "submission.outside_range": {
         "en": "Column {column} must hold numbers from {low} to {high} (both included); outside "
-        "that range or not a number at {rows}. " + _ROWS_NOTE["en"],
+        "that range or not a number at {rows}. " + ROWS_NOTE["en"],
         "ja": "列 {column} には {low} 以上 {high} 以下の数値が必要です。範囲外または数値でない"
-        "セル: {rows}。" + _ROWS_NOTE["ja"],
+        "セル: {rows}。" + ROWS_NOTE["ja"],
     },
     "answer.empty": {
         "en": "The correspondence table is empty; expected {expected} lines (one line per row "

@@ -28,6 +28,7 @@ from scoring.dp.errors import DPError, row_listing
 from scoring.dp.exact import exact_text
 from scoring.encodings import fold_lookalikes
 from scoring.messages import clip
+from scoring.numbers import parse_numbers
 from scoring.validation import header_problems
 
 
@@ -128,7 +129,7 @@ def validate_original(table: pd.DataFrame, config: DPConfig) -> pd.DataFrame:
         )
     for column in config.numeric:
         text = table[column].astype(str).str.strip()
-        values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
+        values = parse_numbers(text.to_numpy(dtype=object))
         bad = np.flatnonzero(~np.isfinite(values))
         if bad.size:
             row = int(bad[0])

@@ -32,6 +32,7 @@ from scoring.dp.data import domain_positions, histogram_of_codes, target_cells
 from scoring.dp.errors import DPError, row_listing
 from scoring.dp.pk import Channel, ReleasePlan, target_channel
 from scoring.messages import clip
+from scoring.numbers import parse_numbers
 from scoring.tables import read_table
 from scoring.validation import header_problems
 
@@ -223,7 +224,7 @@ def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> di
     >>> read_estimate(text.replace("gender,M,,6", "gender,M,,inf").encode(), config)
     Traceback (most recent call last):
     ...
-    scoring.dp.errors.DPError: Row 2: count 'inf' is not a finite number
+    scoring.dp.errors.DPError: Row 2: count 'inf' is not a finite number. Rows are numbered from 1 after the header line.
     """
     text = _estimate_text(source, config, name)
     targets = {t.id: t for t in config.workload}
@@ -236,7 +237,7 @@ def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> di
             rows=row_listing((bad + 1).tolist(), text["target"].iloc[bad].tolist()),
             targets=", ".join(targets),
         )
-    counts = pd.to_numeric(text["count"], errors="coerce").to_numpy(dtype=float)
+    counts = parse_numbers(text["count"].to_numpy(dtype=object))
     bad = np.flatnonzero(~np.isfinite(counts))
     if bad.size:
         row = int(bad[0])

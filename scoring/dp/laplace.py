@@ -39,6 +39,7 @@ from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.extras import optional
 from scoring.messages import clip
+from scoring.numbers import parse_numbers
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ def query_truth(table: pd.DataFrame, config: DPConfig, query: Query) -> np.ndarr
     """The exact answer of ``query`` on the hidden table (never shown to teams)."""
     if query.type == "mean":
         low, high = config.numeric[query.attributes[0]]
-        values = pd.to_numeric(table[query.attributes[0]], errors="raise").to_numpy(dtype=float)
+        values = parse_numbers(table[query.attributes[0]].astype(str).to_numpy(dtype=object))
         return np.array([float(np.clip(values, low, high).mean())])
     if query.type == "histogram":
         codes = table_codes(table, config, query.attributes)

@@ -3,8 +3,11 @@
 Each code maps to its English and Japanese templates. It is kept apart from
 :mod:`scoring.dp.errors`, which fills these templates and raises
 :class:`~scoring.dp.errors.DPError`: the catalogue reads (and is translated) as one table
-of text, and imports nothing.
+of text, and imports nothing but :data:`scoring.catalogues.core.ROWS_NOTE`, the note every
+reader of the library appends to a message naming rows (numbered from 1 after the header).
 """
+
+from scoring.catalogues.core import ROWS_NOTE
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 DP_MESSAGES: dict[str, dict[str, str]] = {
@@ -136,13 +139,13 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.original.outside_domain": {
         "en": "Column '{column}' holds values outside its declared domain: {rows}. "
-        "Declare them or fix the data.",
+        "Declare them or fix the data. " + ROWS_NOTE["en"],
         "ja": "列 '{column}' に宣言された定義域の外の値があります: {rows}。"
-        "定義域に加えるかデータを直してください。",
+        "定義域に加えるかデータを直してください。" + ROWS_NOTE["ja"],
     },
     "dp.original.not_number": {
-        "en": "Column '{column}' row {row} ('{value}') is not a number",
-        "ja": "列 '{column}' の {row} 行目（'{value}'）は数値ではありません",
+        "en": "Column '{column}' row {row} ('{value}') is not a number. " + ROWS_NOTE["en"],
+        "ja": "列 '{column}' の {row} 行目（'{value}'）は数値ではありません。" + ROWS_NOTE["ja"],
     },
     # queries (§7.2, §12)
     "dp.query.not_object": {
@@ -290,8 +293,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} は {got} 行ですが、テーブルは {expected} 行です",
     },
     "dp.releasecsv.outside_domain": {
-        "en": "Column '{column}' holds values outside its domain: {rows}",
-        "ja": "列 '{column}' に定義域の外の値があります: {rows}",
+        "en": "Column '{column}' holds values outside its domain: {rows}. " + ROWS_NOTE["en"],
+        "ja": "列 '{column}' に定義域の外の値があります: {rows}。" + ROWS_NOTE["ja"],
     },
     # estimate.csv (§7.4, §12)
     "dp.estimate.header": {
@@ -299,8 +302,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} のヘッダーは {header} にしてください（{problems}）",
     },
     "dp.estimate.unknown_target": {
-        "en": "{name} names unknown target(s): {rows}; targets: {targets}",
-        "ja": "{name} に未知の対象があります: {rows}。対象: {targets}",
+        "en": "{name} names unknown target(s): {rows}; targets: {targets}. " + ROWS_NOTE["en"],
+        "ja": "{name} に未知の対象があります: {rows}。対象: {targets}。" + ROWS_NOTE["ja"],
     },
     "dp.estimate.missing_cells": {
         "en": "Target '{target}' misses cells {cells}",
@@ -311,20 +314,25 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "対象 '{target}' にセル {cells} … など全 {total} 個がありません",
     },
     "dp.estimate.duplicate_cell": {
-        "en": "Cell {cell} of '{target}' appears on rows {first} and {second}",
-        "ja": "'{target}' のセル {cell} が {first} 行目と {second} 行目にあります",
+        "en": "Cell {cell} of '{target}' appears on rows {first} and {second}. " + ROWS_NOTE["en"],
+        "ja": "'{target}' のセル {cell} が {first} 行目と {second} 行目にあります。"
+        + ROWS_NOTE["ja"],
     },
     "dp.estimate.extra_fill": {
-        "en": "Row {row} fills '{attribute}', which is not in target '{target}'",
-        "ja": "{row} 行目が対象 '{target}' にない属性 '{attribute}' を埋めています",
+        "en": "Row {row} fills '{attribute}', which is not in target '{target}'. "
+        + ROWS_NOTE["en"],
+        "ja": "{row} 行目が対象 '{target}' にない属性 '{attribute}' を埋めています。"
+        + ROWS_NOTE["ja"],
     },
     "dp.estimate.outside_domain": {
-        "en": "Row {row}: '{value}' is not in the domain of '{attribute}' (target '{target}')",
-        "ja": "{row} 行目: '{value}' は '{attribute}' の定義域にありません（対象 '{target}'）",
+        "en": "Row {row}: '{value}' is not in the domain of '{attribute}' (target '{target}'). "
+        + ROWS_NOTE["en"],
+        "ja": "{row} 行目: '{value}' は '{attribute}' の定義域にありません（対象 '{target}'）。"
+        + ROWS_NOTE["ja"],
     },
     "dp.estimate.count": {
-        "en": "Row {row}: count '{value}' is not a finite number",
-        "ja": "{row} 行目: count '{value}' は有限の数ではありません",
+        "en": "Row {row}: count '{value}' is not a finite number. " + ROWS_NOTE["en"],
+        "ja": "{row} 行目: count '{value}' は有限の数ではありません。" + ROWS_NOTE["ja"],
     },
     "dp.estimate.upload_mode": {
         "en": "In a declared-upload round the estimate is computed by the platform from "

@@ -145,9 +145,13 @@ def test_estimate_upload_is_kept_and_checked(world):
     assert good.counts["gender"] == [4.0, 6.0]
     bad = upload(world, estimate_csv([0, 2, 2, 1, 2, "inf"], [4, 6]))
     assert bad.status == Estimate.Status.FAILED
-    assert bad.message == "Row 6: count 'inf' is not a finite number"
+    assert bad.message == (
+        "Row 6: count 'inf' is not a finite number. Rows are numbered from 1 after the header line."
+    )
     assert read(bad.file).endswith(b"gender,M,,6\n")  # kept as uploaded
-    assert bad.message_in("ja") == "6 行目: count 'inf' は有限の数ではありません"
+    assert bad.message_in("ja") == (
+        "6 行目: count 'inf' は有限の数ではありません。行番号はヘッダー行の次の行を 1 とします。"
+    )
     header = upload(world, b"target,age,gender,count\n")
     assert header.message == (
         "estimate.csv: the header must be target,gender,age,count; "
@@ -157,6 +161,13 @@ def test_estimate_upload_is_kept_and_checked(world):
         world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(b"gender_age,M,25-34,3\n", b"")
     )
     assert missing.status == Estimate.Status.FAILED and "misses cells (M,25-34)" in missing.message
+
+
+def test_an_estimate_typed_with_full_width_digits_is_read_as_its_numbers(world):
+    """The walk's Japanese student: counts typed in full width (``１２３``) were refused."""
+    typed = upload(world, estimate_csv([0, 2, 2, 1, 2, "１２３"], ["４", "６"]))
+    assert typed.status == Estimate.Status.FINISHED, typed.message
+    assert typed.counts["gender_age"][-1] == 123.0 and typed.counts["gender"] == [4.0, 6.0]
 
 
 @pytest.fixture

@@ -29,11 +29,14 @@ from scoring.dp import (
     write_estimate,
 )
 from scoring.dp._examples import TOY_CONFIG, toy_config, toy_table
+from scoring.dp.laplace import query_truth
 from scoring.dp.plausibility import parse_counts_declaration
 from scoring.errors import ScoringError
 from scoring.messages import placeholders
 
 DP_DIR = Path(scoring.dp.__file__).parent
+# How the library's readers say where their row numbers start (the 2015 tables' messages).
+ROWS_NOTE = "Rows are numbered from 1 after the header line."
 
 
 def config_with(**changes):
@@ -224,7 +227,7 @@ def test_original_values_outside_the_domain_list_rows_and_values():
     table.loc[8, "age"] = ""
     assert message(validate_original, table, toy_config()) == (
         "Column 'age' holds values outside its declared domain: row 5 ('17-'), row 9 (''). "
-        "Declare them or fix the data."
+        "Declare them or fix the data. " + ROWS_NOTE
     )
     many = pd.DataFrame({"gender": ["X"] * 12, "age": ["<=17"] * 12})
     assert "(12 rows in total)" in message(validate_original, many, toy_config())
@@ -236,7 +239,7 @@ def test_original_numeric_column_must_parse():
     table.loc[9, "income"] = "n/a"
     assert (
         message(validate_original, table, config)
-        == "Column 'income' row 10 ('n/a') is not a number"
+        == "Column 'income' row 10 ('n/a') is not a number. " + ROWS_NOTE
     )
 
 
@@ -399,7 +402,7 @@ def test_release_csv_rules():
     bad = table.copy()
     bad.loc[6, "age"] = "30"
     assert message(validate_release_table, bad, config, rows=10) == (
-        "Column 'age' holds values outside its domain: row 7 ('30')"
+        "Column 'age' holds values outside its domain: row 7 ('30'). " + ROWS_NOTE
     )
 
 
@@ -473,7 +476,7 @@ def test_estimate_missing_and_duplicate_cells():
     )
     duplicate = "\n".join([*lines, "gender_age,F,18-24,5"])
     assert message(read_estimate, duplicate.encode(), toy_config()) == (
-        "Cell (F,18-24) of 'gender_age' appears on rows 2 and 9"
+        "Cell (F,18-24) of 'gender_age' appears on rows 2 and 9. " + ROWS_NOTE
     )
 
 
@@ -498,12 +501,12 @@ def test_estimate_fill_outside_target_count_and_target():
     lines = good_estimate().splitlines()
     lines[7] = "gender,F,<=17,4"
     assert message(read_estimate, "\n".join(lines).encode(), toy_config()) == (
-        "Row 7 fills 'age', which is not in target 'gender'"
+        "Row 7 fills 'age', which is not in target 'gender'. " + ROWS_NOTE
     )
     lines = good_estimate().splitlines()
     lines[6] = lines[6].rsplit(",", 1)[0] + ",inf"
     assert message(read_estimate, "\n".join(lines).encode(), toy_config()) == (
-        "Row 6: count 'inf' is not a finite number"
+        "Row 6: count 'inf' is not a finite number. " + ROWS_NOTE
     )
     lines = good_estimate().splitlines()
     lines[1] = "gendr_age" + lines[1][len("gender_age") :]
@@ -515,6 +518,42 @@ def test_estimate_fill_outside_target_count_and_target():
     assert "'17-' is not in the domain of 'age'" in message(
         read_estimate, "\n".join(lines).encode(), toy_config()
     )
+
+
+def test_estimate_counts_follow_the_library_s_one_number_rule():
+    """Full-width digits, as a Japanese keyboard types them, are the numbers they read as (the
+    attack tables of the other kinds take them); ``1_000`` and other scripts' digits are not."""
+    lines = good_estimate().splitlines()
+    lines[6] = lines[6].rsplit(",", 1)[0] + ",１２３"
+    lines[7] = lines[7].rsplit(",", 1)[0] + ",－４．５"
+    estimates = read_estimate("\n".join(lines).encode(), toy_config())
+    assert estimates["gender_age"].tolist()[-1] == 123
+    assert estimates["gender"].tolist()[0] == -4.5
+    for refused in ("1_000", "٣"):
+        lines[6] = lines[6].rsplit(",", 1)[0] + "," + refused
+        with pytest.raises(DPError) as error:
+            read_estimate("\n".join(lines).encode(), toy_config())
+        assert error.value.code == "dp.estimate.count"
+
+
+def test_estimate_row_messages_say_where_rows_start_in_both_languages():
+    lines = good_estimate().splitlines()
+    lines[6] = lines[6].rsplit(",", 1)[0] + ",x"
+    with pytest.raises(DPError) as error:
+        read_estimate("\n".join(lines).encode(), toy_config())
+    assert str(error.value) == "Row 6: count 'x' is not a finite number. " + ROWS_NOTE
+    assert error.value.render("ja") == (
+        "6 行目: count 'x' は有限の数ではありません。行番号はヘッダー行の次の行を 1 とします。"
+    )
+
+
+def test_original_numeric_columns_follow_the_one_number_rule():
+    config = toy_config(numeric={"income": {"range": [0, 100]}})
+    table = toy_table().assign(income=["１２"] * 9 + ["200"])
+    assert validate_original(table, config)["gender"].size == 10
+    config = toy_config(numeric={"income": {"range": [0, 100]}}, query_types=["histogram", "mean"])
+    query = parse_query({"type": "mean", "column": "income", "epsilon": "1"}, config, rows=10)
+    assert query_truth(table, config, query).tolist() == [(12 * 9 + 100) / 10]
 
 
 def test_estimate_allows_negative_counts():
@@ -654,7 +693,7 @@ def test_tables_and_queries_meet_a_wave_dash_domain_and_messages_echo_the_upload
     assert codes[:, 1].tolist() == [0, 1, 1]
     assert message(
         validate_release_table, table.assign(age=["60－", "?", "?"]), config, rows=3
-    ) == ("Column 'age' holds values outside its domain: row 1 ('60－')")
+    ) == ("Column 'age' holds values outside its domain: row 1 ('60－'). " + ROWS_NOTE)
     query = parse_query({"type": "count", "where": {"age": "60～"}, "epsilon": "1"}, config)
     assert query.where == {"age": "60〜"}  # the domain's value, as the organizer typed it
 
