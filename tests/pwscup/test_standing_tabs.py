@@ -318,3 +318,15 @@ def test_dp_a_declared_entry_is_a_row_of_its_own_on_the_results_tab_and_the_lead
     assert cells[:5] == ["1", world.teams["a"].name, declared.method_shown, "1", "flagged"]
     assert cells[5] == "0.00"  # the hidden table itself: its counts are exact
     assert 'data-testid="dp-row-eps-4-' not in board  # not among the verified rows
+
+
+def test_2015_the_rank_reads_naturally_in_japanese(make_world, client):
+    """The ranking's label already ends in による (「…による最悪の再識別率」): the sentence
+    names it as the ranking's measure rather than adding a second による."""
+    world = make_world(leaderboard_public=True)
+    scored(world, "a", seed=1)
+    client.force_login(world.users["a"])
+    html = client.get(tab_url(world.round, SUBMIT), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    rank = re.search(r'data-testid="rank"[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert "位（順位の指標: " in rank and "、最終提出での順位）。" in rank
+    assert " による、" not in rank
