@@ -77,7 +77,7 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -
     ValidationError
         An empty file, wrong line count, a line with several fields, a line that is not
         an integer, a number outside ``1..reference_rows``; the message names the file
-        lines (the first ten, and their total).
+        lines (the first ten of each kind, and their total), every kind found at once.
 
     Examples
     --------
@@ -102,41 +102,79 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -
     if len(cells) and cells.iloc[0] != "" and fields[0] == 1 and np.isnan(numbers[0]):
         raw, cells, fields, numbers = raw.iloc[1:], cells.iloc[1:], fields[1:], numbers[1:]
         first_line = 2
+    problems = []  # (code, params) of each kind of problem, in the order of the checks
     if len(cells) != rows:
         code = "answer.line_count_after_header" if first_line == 2 else "answer.line_count"
-        raise ValidationError(code, got=len(cells), expected=rows)
+        problems.append((code, {"got": len(cells), "expected": rows}))
     values = raw.to_numpy(dtype=object)
-    line_numbers = np.arange(first_line, first_line + rows)
+    line_numbers = np.arange(first_line, first_line + len(cells))
     several = np.flatnonzero(fields > 1)
     if several.size:
         shown = several[:MAX_LISTED]
-        raise ValidationError(
-            "answer.fields",
-            lines=listing(
-                "lines_fields",
-                line_numbers[several],
-                fields[shown].tolist(),
-                value=[clip(v) for v in values[shown].tolist()],
-            ),
+        problems.append(
+            (
+                "answer.fields",
+                {
+                    "lines": listing(
+                        "lines_fields",
+                        line_numbers[several],
+                        fields[shown].tolist(),
+                        value=[clip(v) for v in values[shown].tolist()],
+                    )
+                },
+            )
         )
-    # A row number is an integer as written: ``1e2`` or ``1.0`` are refused, not read as 100/1.
-    integers = parse_integers(cells.where(cells != "", "0"))
-    # Digits only but too many for a row number (19 or more): out of range, not "not an integer".
-    too_long = ~np.isfinite(integers) & cells.str.fullmatch(r"[+-]?[0-9]+").to_numpy(dtype=bool)
-    integers[too_long] = np.inf
-    not_integer = np.flatnonzero(np.isnan(integers))
+    integers = _guesses(cells)
+    # A line of several fields is told as such, not again as "not an integer".
+    not_integer = np.flatnonzero(np.isnan(integers) & (fields == 1))
     if not_integer.size:
-        raise ValidationError(
-            "answer.not_integer", lines=_lines(line_numbers[not_integer], values[not_integer])
-        )
+        lines = _lines(line_numbers[not_integer], values[not_integer])
+        problems.append(("answer.not_integer", {"lines": lines}))
     bound = np.inf if reference_rows is None else reference_rows
     out_of_range = np.flatnonzero((integers > bound) | (integers < 0) | np.isinf(integers))
     if out_of_range.size:
         lines = _lines(line_numbers[out_of_range], values[out_of_range])
         if reference_rows is None:
-            raise ValidationError("answer.out_of_range_unbounded", lines=lines)
-        raise ValidationError("answer.out_of_range", reference_rows=reference_rows, lines=lines)
+            problems.append(("answer.out_of_range_unbounded", {"lines": lines}))
+        else:
+            problems.append(
+                ("answer.out_of_range", {"reference_rows": reference_rows, "lines": lines})
+            )
+    if problems:
+        raise _problems_error(problems)
     return integers.astype(np.int64)
+
+
+def _guesses(cells: pd.Series) -> np.ndarray:
+    """Each line's guess as float64: NaN for a line that is not an integer as written, inf
+    for digits too many for a row number."""
+    # A row number is an integer as written: ``1e2`` or ``1.0`` are refused, not read as 100/1.
+    integers = parse_integers(cells.where(cells != "", "0"))
+    # Digits only but too many for a row number (19 or more): out of range, not "not an integer".
+    too_long = ~np.isfinite(integers) & cells.str.fullmatch(r"[+-]?[0-9]+").to_numpy(dtype=bool)
+    integers[too_long] = np.inf
+    return integers
+
+
+# Each kind's message → its part in ``answer.several`` (the same words, without the rule).
+_PARTS = {
+    "answer.line_count": "answer.part_line_count",
+    "answer.line_count_after_header": "answer.part_line_count_after_header",
+    "answer.fields": "answer.part_fields",
+    "answer.not_integer": "answer.part_not_integer",
+    "answer.out_of_range": "answer.part_out_of_range",
+    "answer.out_of_range_unbounded": "answer.part_out_of_range_unbounded",
+}
+
+
+def _problems_error(problems: list[tuple[str, dict]]) -> ValidationError:
+    """One kind of problem as its own message; several kinds as one message listing each
+    (``answer.several``), so that one upload tells all there is to fix."""
+    if len(problems) == 1:
+        code, params = problems[0]
+        return ValidationError(code, **params)
+    parts = [{"code": _PARTS[code], "params": params} for code, params in problems]
+    return ValidationError("answer.several", problems=parts)
 
 
 def score_correspondence(answer: np.ndarray, truth: np.ndarray) -> AttackScore:

@@ -40,6 +40,7 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from scoring.catalogues.answers import ANSWER_MESSAGES
 from scoring.catalogues.cli_help import HELP_MESSAGES
 from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
@@ -56,13 +57,15 @@ ECHO_LIMIT = 80
 MAX_LISTED = 10
 ELLIPSIS = "…"
 
-# The parts of the catalogue: the library's own codes, the 2015 game's round configuration
-# ``config.*``, the sequential round's ``seq.*``, then the organizer's scoring program's
-# ``scorer.*``, a round total's formula ``formula.*``, what a configuration's value
-# should have been, ``expect.*``, argparse's refusals of a command line, ``usage.*``, and the
-# command line's help, ``help.*`` (the kit's list of methods and attacks in a part of its own).
+# The parts of the catalogue: the library's own codes, a correspondence table's ``answer.*``,
+# the 2015 game's round configuration ``config.*``, the sequential round's ``seq.*``, then
+# the organizer's scoring program's ``scorer.*``, a round total's formula ``formula.*``, what a
+# configuration's value should have been, ``expect.*``, argparse's refusals of a command line,
+# ``usage.*``, and the command line's help, ``help.*`` (the kit's list of methods and attacks in
+# a part of its own).
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
+    ANSWER_MESSAGES,
     CONFIG_MESSAGES,
     SEQ_MESSAGES,
     SCORER_MESSAGES,

@@ -1,9 +1,10 @@
 """The scoring library's own message codes, in English and Japanese: data only.
 
-Every code but the sequential round's ``seq.*`` and a round configuration's ``config.*``
-(:mod:`scoring.catalogues.config2015`): tables and their encodings, headers, the original
-table, submissions, correspondence tables, truth files, attacks and JSON; and
-:data:`TERMS`, the translated names of tables. Part of the one catalogue of
+Every code but the sequential round's ``seq.*``, a round configuration's ``config.*``
+(:mod:`scoring.catalogues.config2015`) and a correspondence table's ``answer.*``
+(:mod:`scoring.catalogues.answers`): tables and their encodings, headers, the original
+table, submissions, truth files, attacks and JSON; and :data:`TERMS`, the translated names
+of tables. Part of the one catalogue of
 :func:`scoring.messages.render`, which does the rendering (listings, nested messages, terms).
 """
 
@@ -201,49 +202,6 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "that range or not a number at {rows}. " + ROWS_NOTE["en"],
         "ja": "列 {column} には {low} 以上 {high} 以下の数値が必要です。範囲外または数値でない"
         "セル: {rows}。" + ROWS_NOTE["ja"],
-    },
-    "answer.empty": {
-        "en": "The correspondence table is empty; expected {expected} lines (one line per row "
-        "of the published table, empty or 0 for no guess).",
-        "ja": "対応表が空です。{expected} 行必要です（公開テーブルの各行に 1 行。"
-        "推測しない行は空または 0）。",
-    },
-    "answer.line_count": {
-        "en": "The correspondence table has {got} answer lines; expected {expected} "
-        "(one line per row of the published table, empty or 0 for no guess).",
-        "ja": "対応表の回答行は {got} 行ですが、{expected} 行必要です"
-        "（公開テーブルの各行に 1 行。推測しない行は空または 0）。",
-    },
-    "answer.line_count_after_header": {
-        "en": "The correspondence table has {got} answer lines after the header line; "
-        "expected {expected} (one line per row of the published table, empty or 0 for "
-        "no guess).",
-        "ja": "対応表のヘッダー行の後の回答行は {got} 行ですが、{expected} 行必要です"
-        "（公開テーブルの各行に 1 行。推測しない行は空または 0）。",
-    },
-    "answer.fields": {
-        "en": "The correspondence table must hold one row number per line; {lines}.",
-        "ja": "対応表は 1 行に 1 つの行番号だけを書きます。{lines}。",
-    },
-    "answer.not_integer": {
-        "en": "The correspondence table must hold one integer (a row number) per line; "
-        "not an integer at {lines}.",
-        "ja": "対応表の各行には整数（行番号）を 1 つ書きます。整数でない行: {lines}。",
-    },
-    "answer.out_of_range": {
-        "en": "Row numbers must be between 1 and {reference_rows} (or empty / 0 for no guess); "
-        "out of range at {lines}.",
-        "ja": "行番号は 1 から {reference_rows} まで（推測しない行は空または 0）です。"
-        "範囲外の行: {lines}。",
-    },
-    "answer.out_of_range_unbounded": {
-        "en": "Row numbers must be positive integers of at most 18 digits (or empty / 0 for no "
-        "guess); out of range at {lines}.",
-        "ja": "行番号は 18 桁までの正の整数（推測しない行は空または 0）です。範囲外の行: {lines}。",
-    },
-    "answer.length_mismatch": {
-        "en": "The answer has {got} rows but the published table has {expected}.",
-        "ja": "回答は {got} 行ですが、公開テーブルは {expected} 行です。",
     },
     "truth.header": {
         "en": "The truth file must have the single header 'row'.",

@@ -3,11 +3,12 @@
 Each code maps to its English and Japanese templates. It is kept apart from
 :mod:`scoring.dp.errors`, which fills these templates and raises
 :class:`~scoring.dp.errors.DPError`: the catalogue reads (and is translated) as one table
-of text, and imports nothing but :data:`scoring.catalogues.core.ROWS_NOTE`, the note every
-reader of the library appends to a message naming rows (numbered from 1 after the header).
+of text, and imports only the library's note on row numbers (``ROWS_NOTE``).
 """
 
 from scoring.catalogues.core import ROWS_NOTE
+
+ROWS_EN, ROWS_JA = ROWS_NOTE["en"], ROWS_NOTE["ja"]  # how rows are numbered
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 DP_MESSAGES: dict[str, dict[str, str]] = {
@@ -139,13 +140,13 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.original.outside_domain": {
         "en": "Column '{column}' holds values outside its declared domain: {rows}. "
-        "Declare them or fix the data. " + ROWS_NOTE["en"],
+        "Declare them or fix the data. " + ROWS_EN,
         "ja": "列 '{column}' に宣言された定義域の外の値があります: {rows}。"
-        "定義域に加えるかデータを直してください。" + ROWS_NOTE["ja"],
+        "定義域に加えるかデータを直してください。" + ROWS_JA,
     },
     "dp.original.not_number": {
-        "en": "Column '{column}' row {row} ('{value}') is not a number. " + ROWS_NOTE["en"],
-        "ja": "列 '{column}' の {row} 行目（'{value}'）は数値ではありません。" + ROWS_NOTE["ja"],
+        "en": "Column '{column}' row {row} ('{value}') is not a number. " + ROWS_EN,
+        "ja": "列 '{column}' の {row} 行目（'{value}'）は数値ではありません。" + ROWS_JA,
     },
     # queries (§7.2, §12)
     "dp.query.not_object": {
@@ -293,8 +294,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} は {got} 行ですが、テーブルは {expected} 行です",
     },
     "dp.releasecsv.outside_domain": {
-        "en": "Column '{column}' holds values outside its domain: {rows}. " + ROWS_NOTE["en"],
-        "ja": "列 '{column}' に定義域の外の値があります: {rows}。" + ROWS_NOTE["ja"],
+        "en": "Column '{column}' holds values outside its domain: {rows}. " + ROWS_EN,
+        "ja": "列 '{column}' に定義域の外の値があります: {rows}。" + ROWS_JA,
     },
     # estimate.csv (§7.4, §12)
     "dp.estimate.header": {
@@ -302,8 +303,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} のヘッダーは {header} にしてください（{problems}）",
     },
     "dp.estimate.unknown_target": {
-        "en": "{name} names unknown target(s): {rows}; targets: {targets}. " + ROWS_NOTE["en"],
-        "ja": "{name} に未知の対象があります: {rows}。対象: {targets}。" + ROWS_NOTE["ja"],
+        "en": "{name} names unknown target(s): {rows}; targets: {targets}. " + ROWS_EN,
+        "ja": "{name} に未知の対象があります: {rows}。対象: {targets}。" + ROWS_JA,
     },
     "dp.estimate.missing_cells": {
         "en": "Target '{target}' misses cells {cells}",
@@ -314,25 +315,22 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "対象 '{target}' にセル {cells} … など全 {total} 個がありません",
     },
     "dp.estimate.duplicate_cell": {
-        "en": "Cell {cell} of '{target}' appears on rows {first} and {second}. " + ROWS_NOTE["en"],
-        "ja": "'{target}' のセル {cell} が {first} 行目と {second} 行目にあります。"
-        + ROWS_NOTE["ja"],
+        "en": "Cell {cell} of '{target}' appears on rows {first} and {second}. " + ROWS_EN,
+        "ja": "'{target}' のセル {cell} が {first} 行目と {second} 行目にあります。" + ROWS_JA,
     },
     "dp.estimate.extra_fill": {
-        "en": "Row {row} fills '{attribute}', which is not in target '{target}'. "
-        + ROWS_NOTE["en"],
-        "ja": "{row} 行目が対象 '{target}' にない属性 '{attribute}' を埋めています。"
-        + ROWS_NOTE["ja"],
+        "en": "Row {row} fills '{attribute}', which is not in target '{target}'. " + ROWS_EN,
+        "ja": "{row} 行目が対象 '{target}' にない属性 '{attribute}' を埋めています。" + ROWS_JA,
     },
     "dp.estimate.outside_domain": {
         "en": "Row {row}: '{value}' is not in the domain of '{attribute}' (target '{target}'). "
-        + ROWS_NOTE["en"],
+        + ROWS_EN,
         "ja": "{row} 行目: '{value}' は '{attribute}' の定義域にありません（対象 '{target}'）。"
-        + ROWS_NOTE["ja"],
+        + ROWS_JA,
     },
     "dp.estimate.count": {
-        "en": "Row {row}: count '{value}' is not a finite number. " + ROWS_NOTE["en"],
-        "ja": "{row} 行目: count '{value}' は有限の数ではありません。" + ROWS_NOTE["ja"],
+        "en": "Row {row}: count '{value}' is not a finite number. " + ROWS_EN,
+        "ja": "{row} 行目: count '{value}' は有限の数ではありません。" + ROWS_JA,
     },
     "dp.estimate.upload_mode": {
         "en": "In a declared-upload round the estimate is computed by the platform from "

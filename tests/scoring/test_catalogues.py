@@ -14,6 +14,7 @@ import pytest
 
 import scoring.catalogues
 import scoring.messages
+from scoring.catalogues.answers import ANSWER_MESSAGES
 from scoring.catalogues.cli_help import HELP_MESSAGES
 from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
@@ -80,6 +81,7 @@ print(error.code, "|", error.render("ja"))
 def test_the_catalogue_is_the_parts_merged_core_first():
     parts = (
         CORE_MESSAGES,
+        ANSWER_MESSAGES,
         CONFIG_MESSAGES,
         SEQ_MESSAGES,
         SCORER_MESSAGES,
@@ -91,6 +93,7 @@ def test_the_catalogue_is_the_parts_merged_core_first():
     )
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
+    assert all(code.startswith("answer.") for code in ANSWER_MESSAGES)
     assert all(code.startswith("config.") for code in CONFIG_MESSAGES)
     assert all(code.startswith("seq.") for code in SEQ_MESSAGES)
     assert all(code.startswith("scorer.") for code in SCORER_MESSAGES)

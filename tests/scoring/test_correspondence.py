@@ -187,3 +187,40 @@ def test_a_huge_line_is_echoed_clipped():
     message = str(info.value)
     assert f"line 2 ('{'x' * 79}…') (1 line in total)" in message
     assert len(message) < 300
+
+
+def test_every_kind_of_problem_is_told_at_once():
+    """A file with non-integers and out-of-range numbers named only the non-integers; the
+    out-of-range lines showed up on the next upload."""
+    with pytest.raises(ValidationError) as info:
+        read("guess\n1\nx\n99999999\n-3\n1,2\n", rows=5, reference_rows=100)
+    assert info.value.code == "answer.several"
+    assert str(info.value) == (
+        "The correspondence table must hold one row number per line (empty or 0 for no "
+        "guess); it has several problems: more than one field: line 6 has 2 fields ('1,2') "
+        "(1 line in total); not an integer at line 3 ('x') (1 line in total); out of range "
+        "(1 to 100) at line 4 ('99999999'), line 5 ('-3') (2 lines in total)."
+    )
+    assert info.value.render("ja") == (
+        "対応表は 1 行に 1 つの行番号を書きます（推測しない行は空または 0）。複数の問題があります: "
+        "複数のフィールドがある行: 6 行目のフィールド数 2 ('1,2')（計 1 行）；"
+        "整数でない行: 3 行目 ('x')（計 1 行）；"
+        "範囲外（1 から 100 まで）の行: 4 行目 ('99999999')、5 行目 ('-3')（計 2 行）。"
+    )
+
+
+def test_a_wrong_line_count_is_told_with_the_lines_problems():
+    with pytest.raises(ValidationError) as info:
+        read("1\nx\n", rows=3, reference_rows=None)
+    message = str(info.value)
+    assert "2 answer lines where 3 are expected" in message
+    assert "not an integer at line 2 ('x') (1 line in total)" in message
+
+
+def test_each_kind_lists_at_most_the_reader_s_cap_with_its_total():
+    text = "\n".join(["guess"] + ["x"] * 12 + ["9"] * 12) + "\n"
+    with pytest.raises(ValidationError) as info:
+        scoring.read_correspondence(text.encode(), rows=24, reference_rows=5)
+    message = str(info.value)
+    assert "line 11 ('x') (12 lines in total)" in message and "line 12 " not in message
+    assert "line 23 ('9') (12 lines in total)" in message and "line 24 " not in message
