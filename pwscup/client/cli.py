@@ -214,6 +214,26 @@ def os_error_text(error: OSError) -> str:
     return f"{error.filename}: {reason}" if error.filename else reason
 
 
+def field_words(name: str) -> str:
+    """An upload's field as the user gave it, in the client's language: the file, the note,
+    the attacked team, or ``--field NAME``."""
+    words = {"file": tr("the file"), "note": tr("the note (--note)"), "target": tr("the target")}
+    return words.get(name) or tr("--field {name}").format(name=name)
+
+
+def api_error_lines(error: ApiError) -> list[str]:
+    """What the client prints of a refusal: an invalid request's messages, each after the
+    field it is about in the user's words (the API's field name and ``invalid`` code are the
+    program's, not the user's); any other refusal, its message and code."""
+    if not error.fields:
+        return [f"{error.message} [{error.code}]"]
+    return [
+        message if name == "non_field_errors" else f"{field_words(name)}: {message}"
+        for name, messages in error.fields.items()
+        for message in messages
+    ]
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -227,7 +247,8 @@ def main(argv=None) -> int:
         print(tr("error: {error}").format(error=error), file=sys.stderr)
         return 3
     except ApiError as error:
-        print(tr("error: {error}").format(error=f"{error.message} [{error.code}]"), file=sys.stderr)
+        for line in api_error_lines(error):
+            print(tr("error: {error}").format(error=line), file=sys.stderr)
         if error.code == "authentication_failed":
             print(
                 tr("Make a new token on your profile page and run `pwscup login URL` again."),

@@ -210,6 +210,10 @@ JA = {
     "the target team's slug (see `pwscup targets`)": "対象チームのスラッグ (`pwscup targets` を参照)",
     "the correspondence table (CSV)": "対応表 (CSV)",
     "error: {error}": "エラー: {error}",
+    "the file": "ファイル",
+    "the note (--note)": "メモ (--note)",
+    "the target": "攻撃対象のチーム",
+    "--field {name}": "項目 --field {name}",
     # parser.py: argparse's own words, and the seconds of --timeout
     "usage: ": "使い方: ",
     "positional arguments": "位置引数",

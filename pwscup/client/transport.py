@@ -23,11 +23,13 @@ BUSY_LONGEST_WAIT = 30  # seconds: a longer Retry-After (a restart, a maintenanc
 
 
 class ApiError(Exception):
-    """The server refused (``code`` and ``message`` from its JSON answer) or was unreachable."""
+    """The server refused (``code`` and ``message`` from its JSON answer) or was unreachable.
+    ``fields``: an invalid request's messages by field (the answer's ``fields``), else empty."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, fields: dict | None = None):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.fields = fields or {}
 
 
 def preferred_language() -> str:
@@ -215,7 +217,19 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         message = tr("{message} You may submit again at {at}{wait}.").format(
             message=message, at=payload["resets_at"], wait=wait
         )
-    return ApiError(error.code, code, message)
+    return ApiError(error.code, code, message, _field_messages(payload.get("fields")))
+
+
+def _field_messages(fields) -> dict[str, list[str]]:
+    """An invalid request's ``fields`` (name → its messages), when the answer holds them as
+    the API documents; anything else is no field message."""
+    if not isinstance(fields, dict):
+        return {}
+    return {
+        str(name): [str(m) for m in messages]
+        for name, messages in fields.items()
+        if isinstance(messages, list)
+    }
 
 
 def _duration(seconds: int) -> str:

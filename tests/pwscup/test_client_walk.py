@@ -6,13 +6,16 @@ language, with its documented exit status, never a traceback."""
 import http.server
 
 import pytest
+from django.urls import reverse
 
+from pwscup.api.services import api_token_create
 from pwscup.client import cli, formatting, uploads
 from pwscup.client.config import save_credentials
 from pwscup.client.session import UsageError
 from pwscup.client.transport import ApiError
 from scoring.messages import render
 from tests.pwscup.client_servers import answering
+from tests.support import csv_upload
 
 
 @pytest.fixture
@@ -284,3 +287,36 @@ def test_targets_of_a_round_that_lists_none_is_said_so(monkeypatch):
     args = cli.build_parser().parse_args(["targets", "c/dp"])
     with pytest.raises(UsageError, match="this round lists no targets; see `pwscup status"):
         args.run(_AttackRound([]), args)
+
+
+@pytest.mark.django_db
+def test_an_invalid_upload_names_the_field_in_the_client_s_words(
+    world, client, logged_in_to, monkeypatch, capsys
+):
+    """The site's own answer to an empty file, in Japanese, as the client prints it: the field
+    in the client's words, neither the API's field name ``file`` nor the code ``invalid``."""
+    token = api_token_create(user=world.users["a"], name="cli").secret
+    url = reverse("api:submissions", args=[world.competition.slug, world.round.slug])
+    refused = client.post(
+        url,
+        {"file": csv_upload(b""), "note": ""},
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    (said,) = refused.json()["fields"]["file"]
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    with answering(400, "application/json", refused.content) as address:
+        logged_in_to(f"{address}/")
+        assert cli.main(["status", "demo/round-1"]) == 1
+    assert capsys.readouterr().err == f"エラー: ファイル: {said}\n"
+
+
+def test_field_messages_name_each_field_as_the_client_takes_it(monkeypatch):
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    fields = {"step": ["Pick a step."], "non_field_errors": ["Nothing to upload."]}
+    error = ApiError(400, "invalid", "step: Pick a step. Nothing to upload.", fields)
+    assert cli.api_error_lines(error) == ["--field step: Pick a step.", "Nothing to upload."]
+    assert cli.api_error_lines(ApiError(403, "closed", "The window is closed.")) == [
+        "The window is closed. [closed]"
+    ]
