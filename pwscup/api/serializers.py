@@ -62,7 +62,20 @@ class TeamSerializer(serializers.Serializer):
 class ScheduleLineSerializer(serializers.Serializer):
     label = serializers.CharField()
     opens_at = serializers.DateTimeField(allow_null=True)
-    closes_at = serializers.DateTimeField(allow_null=True)
+    closes_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "When the window closes, or closed: earlier than planned when ended early."
+        ),
+    )
+    planned_closes_at = serializers.DateTimeField(
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy(
+            "When the window was planned to close, if it closed earlier (a freeze, Close now, "
+            "a publication); else null."
+        ),
+    )
     state = serializers.CharField(help_text=gettext_lazy("upcoming, open, closed or frozen."))
 
 

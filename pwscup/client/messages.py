@@ -77,6 +77,7 @@ JA = {
     "state": "状態",
     "opens at": "開始",
     "closes at": "締切",
+    "{at} (planned: {planned})": "{at} (予定: {planned})",
     "about": "内容",
     "status": "状態",
     " (final)": " (最終)",

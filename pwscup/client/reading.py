@@ -33,6 +33,17 @@ def _my_rounds(api: Api) -> int:
     return 0
 
 
+def close_text(line: dict) -> str:
+    """A window's close: when it really closed, and its planned close when it closed earlier
+    (a freeze, *Close now*, a publication), as the round's pages show it."""
+    planned = line.get("planned_closes_at")
+    if not planned:
+        return moment(line["closes_at"])
+    return tr("{at} (planned: {planned})").format(
+        at=moment(line["closes_at"]), planned=moment(planned)
+    )
+
+
 def cmd_status(api: Api, args) -> int:
     if args.round is None:
         return _my_rounds(api)
@@ -47,7 +58,7 @@ def cmd_status(api: Api, args) -> int:
                 line["label"],
                 state_text(line["state"]),
                 moment(line["opens_at"]),
-                moment(line["closes_at"]),
+                close_text(line),
             ]
             for line in status["schedule"]
         ]

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 import scoring
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
+from pwscup.competitions.windows import schedule_line
 from pwscup.core.files import opened
 from pwscup.core.process_cache import ProcessCache
 from pwscup.kinds.registry import kind_of
@@ -114,14 +115,15 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
 def phases_schedule_lines(*, round: Round) -> list[dict]:
     """The schedule of a round played in the core's phases, one line per phase, as
     ``RoundKind.schedule_lines`` returns it (a kind whose windows are the core's phases
-    returns this)."""
+    returns this): each phase's real close (``phase_closes_at``: the freeze ends the 2015
+    game's anonymization phase), and its planned one when it closed earlier."""
     return [
-        {
-            "label": phase.label,
-            "opens_at": phase.opens_at,
-            "closes_at": phase.closes_at,
-            "state": phase_state(phase=phase),
-        }
+        schedule_line(
+            label=phase.label,
+            window=phase,
+            closes_at=phase_closes_at(phase=phase),
+            state=phase_state(phase=phase),
+        )
         for phase in round.phases.all()
     ]
 

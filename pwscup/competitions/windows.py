@@ -64,3 +64,18 @@ def window_dates_edit(
     for name, value in updates.items():
         setattr(window, name, value)
     return edited
+
+
+def schedule_line(*, label, window: UploadDates, closes_at: dt.datetime, state: str) -> dict:
+    """A window's line of a round's schedule (``RoundKind.schedule_lines``): ``closes_at``
+    when it really closes (an action, or the kind's lifecycle such as the 2015 freeze, may
+    have ended it early), and ``planned_closes_at``: the planned close when the window
+    closed before it, else ``None``."""
+    planned = window.planned_window()[1]
+    return {
+        "label": label,
+        "opens_at": window.opens_at,
+        "closes_at": closes_at,
+        "planned_closes_at": planned if closes_at < planned else None,
+        "state": state,
+    }

@@ -5,6 +5,7 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from pwscup.competitions.windows import schedule_line
 from pwscup.core.errors import scoring_form_error
 from pwscup.dp import archive, engine
 from pwscup.dp.actions import dp_actions
@@ -91,12 +92,12 @@ class DPKind(RoundKind):
         else:
             state = "open" if dp_round.is_open(now) else "closed"
         return [
-            {
-                "label": str(RELEASE_PHASE_LABEL),
-                "opens_at": dp_round.opens_at,
-                "closes_at": dp_round.closes_at,
-                "state": state,
-            }
+            schedule_line(
+                label=str(RELEASE_PHASE_LABEL),
+                window=dp_round,
+                closes_at=dp_round.closes_at,
+                state=state,
+            )
         ]
 
     def schedule_plan(self, round) -> list[tuple]:

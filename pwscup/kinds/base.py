@@ -292,7 +292,9 @@ class RoundKind(FaceHooks, ResultsHooks):
         """The round's schedule as the competition page shows it, one line per window:
         ``{"label": str, "opens_at": datetime | None, "closes_at": datetime | None,
         "state": "upcoming" | "open" | "closed" | "frozen"}`` (the page shows the dates in
-        the round's time zone, ``None`` as "—"). ``[]``: nothing is scheduled yet."""
+        the round's time zone, ``None`` as "—"), and ``"planned_closes_at"`` when a window
+        closed before its plan (``pwscup.competitions.windows.schedule_line``: ``closes_at``
+        is then when it really closed). ``[]``: nothing is scheduled yet."""
         return []
 
     def schedule_plan(self, round) -> list[tuple]:

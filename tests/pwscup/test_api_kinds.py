@@ -9,12 +9,15 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils.dateparse import parse_datetime
 
 from pwscup.api.services import api_token_create
 from pwscup.dp import kit
 from pwscup.dp.models import Estimate
 from pwscup.sequential.models import Release
 from tests.pwscup.dp_world import build_dp_world
+from tests.pwscup.factories import freeze as freeze_2015
+from tests.pwscup.factories import scored
 from tests.pwscup.seq_web_world import (
     attack_phase_world,
     fixture,
@@ -247,3 +250,19 @@ def test_the_sequential_attack_phase_over_the_api(db):
     )
     assert own.status_code == 403
     assert own.json()["message"] == "A team does not attack its own releases."
+
+
+def test_the_status_says_when_a_frozen_phase_really_closed(world):
+    """After the freeze the anonymization phase is closed: its close is the freeze (it read the
+    planned close, still ahead, beside "closed"), and the planned one is given apart."""
+    scored(world, "a", seed=1)
+    planned = world.anonymization.closes_at
+    freeze_2015(world)
+    frozen_at = world.round.pwscup2015.frozen_at
+    assert frozen_at < planned
+    line = status_of(world, world.users["a"])["schedule"][0]
+    assert line["state"] == "closed"
+    assert parse_datetime(line["closes_at"]) == frozen_at
+    assert parse_datetime(line["planned_closes_at"]) == planned
+    attack = status_of(world, world.users["a"])["schedule"][1]
+    assert attack["planned_closes_at"] is None

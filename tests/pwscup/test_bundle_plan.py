@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from pwscup.bundles import services
 from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.selectors import phase_closes_at
 from pwscup.competitions.services import phase_set, round_phase_open_now, round_phases_close
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_window_set
@@ -129,14 +130,23 @@ def test_a_round_cut_short_by_an_action_is_cloned_with_its_planned_schedule(kind
     assert cut and before <= actual[cut[0]][1] <= after < planned[cut[0]][1]
 
     # The round's pages (here the API's schedule, what the pages and the client show) keep
-    # when it really closed.
+    # when it really closed (a release phase: at the freeze, when that came first), and
+    # the plan of a window that closed earlier.
     client = Client()
     client.force_login(source.organizer)
     status = client.get(
         reverse("api:round-status", args=[source.competition.slug, source.round.slug])
     ).json()
     shown = [dt.datetime.fromisoformat(line["closes_at"]) for line in status["schedule"]]
-    assert shown == [closes for _opens, closes in actual]
+    real = [
+        phase_closes_at(phase=window) if isinstance(window, Phase) else window.closes_at
+        for window in windows(source.competition)
+    ]
+    assert shown == real
+    plans = [line["planned_closes_at"] for line in status["schedule"]]
+    assert [plan and dt.datetime.fromisoformat(plan) for plan in plans] == [
+        plan if close < plan else None for close, (_opens, plan) in zip(real, planned, strict=True)
+    ]
 
     # The clone gets the plan: every phase's length and gap as planned, from the new start.
     clone = clone_of(source, f"{source.competition.slug}-next")

@@ -320,3 +320,36 @@ def test_field_messages_name_each_field_as_the_client_takes_it(monkeypatch):
     assert cli.api_error_lines(ApiError(403, "closed", "The window is closed.")) == [
         "The window is closed. [closed]"
     ]
+
+
+class _Status:
+    def __init__(self, answer):
+        self.answer = answer
+
+    def get(self, path):
+        return self.answer
+
+
+def test_status_says_when_a_window_closed_early_and_its_plan(monkeypatch, capsys):
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    line = {
+        "label": "匿名化",
+        "state": "closed",
+        "opens_at": "2026-11-20T09:00:00+09:00",
+        "closes_at": "2026-11-30T08:50:00+09:00",
+        "planned_closes_at": "2026-12-07T18:00:00+09:00",
+    }
+    answer = {
+        "name": "R1",
+        "competition": "demo",
+        "slug": "round-1",
+        "kind_label": "PWSCup 2015",
+        "team": None,
+        "schedule": [line, {**line, "label": "攻撃", "planned_closes_at": None}],
+        "submission_types": [],
+    }
+    args = cli.build_parser().parse_args(["status", "demo/round-1"])
+    assert args.run(_Status(answer), args) == 0
+    out = capsys.readouterr().out
+    assert "2026-11-30 08:50 +09:00 (予定: 2026-12-07 18:00 +09:00)" in out
+    assert out.count("予定") == 1

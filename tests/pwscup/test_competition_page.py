@@ -13,6 +13,7 @@ from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.services.operations import round_results_set
 from pwscup.sequential.services import results_publish, schedule_set, sequential_round_create
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
+from tests.pwscup.factories import freeze, scored
 from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +114,20 @@ def test_a_visitor_can_open_every_link_of_the_competition_page(client, rounds):
     assert seq_board in after
     assert reverse("final_ranking", args=[c, world.round.slug]) in after
     assert reverse("dp:leaderboard", args=[c, "dp"]) in after
+
+
+def test_a_frozen_phase_shows_its_real_close_and_its_plan(client, world):
+    """The 2015 freeze ends the anonymization phase: its row reads the freeze as its close,
+    beside "closed", and the planned close apart (the API's status says the same)."""
+    scored(world, "a", seed=1)
+    planned = world.anonymization.closes_at
+    freeze(world)
+    html = client.get(reverse("competition_detail", args=[world.competition.slug])).content
+    first = _round_section(html.decode(), world.round.slug)
+    cell = r'<td role="cell">(.*?)</td>'
+    rows = re.findall(rf'<tr role="row">{cell}{cell}{cell}', first, re.S)
+    closes = _text(rows[0][2])
+    frozen_at = world.round.pwscup2015.frozen_at
+    assert closes.startswith(f"{_local(frozen_at)} JST")
+    assert closes.endswith(f"(planned: {_local(planned)} JST)")
+    assert "planned" not in _text(rows[1][2])  # the attack phase keeps its plan
