@@ -153,7 +153,8 @@ def csrf_token(page: str) -> str:
     return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
 
 
-def logged_in(base: str, username: str, password: str) -> requests.Session:
+def browser_session() -> requests.Session:
+    """A ``requests`` session that behaves as a browser on a kept-alive connection."""
     browser = requests.Session()
     # A browser sends a GET again when the kept-alive connection it reused had just been
     # closed by the server (its keep-alive timeout passed while the page sat idle: gunicorn
@@ -171,6 +172,12 @@ def logged_in(base: str, username: str, password: str) -> requests.Session:
         raise_on_status=False,
     )
     browser.mount("http://", HTTPAdapter(max_retries=retry))
+    return browser
+
+
+def logged_in(base: str, username: str, password: str) -> requests.Session:
+    """A browser logged in through the log-in form."""
+    browser = browser_session()
     login = base + "/accounts/login/"
     page = browser.get(login, timeout=30)
     answer = browser.post(
