@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.accounts.services import ORGANIZER_GROUP
-from pwscup.competitions.models import Competition, Phase
+from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create
 from pwscup.kinds import all_kinds, kind_of
 
@@ -52,6 +52,20 @@ def test_it_refuses_a_database_with_another_competition():
     with pytest.raises(CommandError, match=r"1 other competition\(s\)"):
         call_command("load_demo")
     assert not Competition.objects.filter(slug="demo").exists()
+
+
+def test_a_foreign_database_is_still_refused_on_a_second_run(django_user_model):
+    """The demo's marker, not its slug, makes a database the demo's: a real competition
+    with the slug ``demo`` and its accounts are refused without --force, and left alone
+    with it."""
+    real = Competition.objects.create(name="Real cup", slug="demo")
+    django_user_model.objects.create_user("alice", password="alice-secret")
+    with pytest.raises(CommandError, match=r"not the demo's \(1 other account\(s\)\).*--force"):
+        call_command("load_demo")
+    call_command("load_demo", "--force")
+    assert not real.teams.exists() and not Round.objects.exists()
+    assert not Competition.objects.get(pk=real.pk).is_demo
+    assert not django_user_model.objects.filter(username="organizer").exists()
 
 
 def test_existing_accounts_keep_their_password_and_flags_even_when_forced(
