@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -53,8 +55,14 @@ def _probe(tmp_path, **env_overrides) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_the_demo_runs_without_debug_and_its_404_page_lists_no_url_patterns(tmp_path):
-    seen = _probe(tmp_path)
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory) -> dict:
+    """The probe on the demo's default settings, run once for the tests that read it (a
+    Django start is 1.5 s of CPU)."""
+    return _probe(tmp_path_factory.mktemp("var"))
+
+
+def test_the_demo_runs_without_debug_and_its_404_page_lists_no_url_patterns(seen):
     assert seen["debug"] is False
     assert seen["missing_status"] == 404
     assert "This page does not exist, or it is not available to you (yet)." in seen["missing_page"]
@@ -62,15 +70,13 @@ def test_the_demo_runs_without_debug_and_its_404_page_lists_no_url_patterns(tmp_
     assert "healthz" not in seen["missing_page"]  # one of the URL patterns
 
 
-def test_the_demo_serves_static_files_without_collectstatic(tmp_path):
-    seen = _probe(tmp_path)
+def test_the_demo_serves_static_files_without_collectstatic(seen):
     assert seen["static_status"] == 200
     assert seen["static_type"].startswith("text/css")
     assert seen["static_body"].startswith(":root {")
 
 
-def test_the_browsers_favicon_request_gets_the_sites_icon(tmp_path):
-    seen = _probe(tmp_path)
+def test_the_browsers_favicon_request_gets_the_sites_icon(seen):
     assert seen["icon_status"] == 302
     assert seen["icon_file_status"] == 200 and seen["icon_type"].startswith("image/svg+xml")
     assert '<link rel="icon" href="/static/favicon.svg"' in seen["missing_page"]  # every page
