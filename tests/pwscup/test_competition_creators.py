@@ -93,11 +93,3 @@ def test_a_superuser_grants_and_the_command_uses_the_same_service(
     assert _opens_new(client, newcomer) == 403
     call_command("allow_competitions", "newcomer")
     assert _opens_new(client, newcomer) == 200
-
-
-def test_the_demo_organizer_may_create_competitions(client, django_user_model):
-    call_command("load_demo")
-    organizer = django_user_model.objects.get(username="organizer")
-    assert _opens_new(client, organizer) == 200
-    home = client.get(reverse("console:home")).content.decode()
-    assert 'data-testid="competition-new"' in home

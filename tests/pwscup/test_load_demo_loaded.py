@@ -65,6 +65,14 @@ def test_the_demo_s_rounds_come_from_the_kinds_in_their_order():
         assert phase.opens_at < now < phase.closes_at
 
 
+def test_the_demo_organizer_may_create_competitions(client, django_user_model):
+    """The demo's organizer is offered *New competition* on the console, and its form opens."""
+    client.force_login(django_user_model.objects.get(username="organizer"))
+    assert client.get(reverse("console:competition_new")).status_code == 200
+    home = client.get(reverse("console:home")).content.decode()
+    assert 'data-testid="competition-new"' in home
+
+
 def test_the_demo_s_admin_grants_a_student_the_right_to_create_a_competition(django_user_model):
     """On the demo a lecturer grants the right from the console, no shell: the demo's
     ``admin`` (a superuser; the organizer is not one) opens *Who may create competitions*,
