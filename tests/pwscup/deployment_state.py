@@ -1,6 +1,9 @@
 """What a deployment holds, printed as JSON, so that the backup test compares an original
 with its restored copy through the same code: ``python -m tests.pwscup.deployment_state``
-run with a deployment's environment (database, folder or bucket).
+run with a deployment's environment (database, folder or bucket). With ``--then-write``, in
+the same process (a Django start is 2 s of CPU), after the state is read: the deployment's
+schema is the code's (``migrate --check``, its system checks included: status 1 when a
+migration is not applied) and it takes a new audit row, whose key is printed too.
 
 It reads everything as a user or an organizer would get it: the rankings through the
 leaderboard selectors, every file a row names through the storage API (its SHA-256), the
@@ -110,8 +113,27 @@ def state() -> dict:
     }
 
 
+def written() -> int:
+    """The schema checked (``SystemExit`` when it is not the code's), then a new row's key."""
+    from django.core.management import call_command
+
+    from pwscup.competitions.models import Competition
+    from pwscup.competitions.services import audit_record
+
+    call_command("migrate", check_unapplied=True, skip_checks=False, verbosity=0)
+    return audit_record(
+        user=None, competition=Competition.objects.get(), action="competition_edited"
+    ).pk
+
+
 if __name__ == "__main__":
+    import sys
+
     import django
 
     django.setup()
-    print(json.dumps(state(), sort_keys=True))
+    read = state()
+    if "--then-write" in sys.argv[1:]:
+        print(json.dumps({"state": read, "written": written()}, sort_keys=True))
+    else:
+        print(json.dumps(read, sort_keys=True))
