@@ -131,9 +131,10 @@ def release_rows(path, what, expected_ids=None):
 
 
 def submitted(res, name):
-    """``res/name``, or the one CSV file the team uploaded under another name."""
+    """``res/name``, or the one CSV file the team uploaded under another name (in an upload's
+    ``res/`` or a target's frozen release, kept as its team uploaded it)."""
     path = os.path.join(res, name)
-    if os.path.exists(path):
+    if os.path.exists(path) or not os.path.isdir(res):
         return path
     found = [n for n in sorted(os.listdir(res)) if n.lower().endswith(".csv")]
     return os.path.join(res, found[0]) if len(found) == 1 else path
@@ -162,7 +163,8 @@ def score_release(input_dir, output_dir):
 def reidentified(guess_path, target_release, what):
     # Named by its folder under targets/, in neither language.
     folder = os.path.basename(os.path.dirname(target_release))
-    data, release = release_rows(target_release, f"targets/{folder}/release.csv")
+    name = os.path.basename(target_release)
+    data, release = release_rows(target_release, f"targets/{folder}/{name}")
     order = public_order(data, release)
     _, body = read_csv(guess_path, GUESS_COLUMNS, what)
     seen = set()
@@ -196,14 +198,14 @@ def score_attack(input_dir, output_dir):
     res, targets = os.path.join(input_dir, "res"), os.path.join(input_dir, "targets")
     if context.get("target"):
         name = str(context["target"])
-        release = os.path.join(targets, name, "release.csv")
+        release = submitted(os.path.join(targets, name), "release.csv")
         return {"reidentified": reidentified(submitted(res, "guess.csv"), release, "guess.csv")}
     names = sorted(os.listdir(targets)) if os.path.isdir(targets) else []
     if not names:
         raise Refused("there is no target to attack", "攻撃する対象がありません")
     per_target = {}
     for name in names:
-        release = os.path.join(targets, name, "release.csv")
+        release = submitted(os.path.join(targets, name), "release.csv")
         share = reidentified(os.path.join(res, f"{name}.csv"), release, f"{name}.csv")
         per_target[name] = {"reidentified": share}
     mean = sum(t["reidentified"] for t in per_target.values()) / len(per_target)

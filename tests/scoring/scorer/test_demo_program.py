@@ -56,13 +56,14 @@ def game(sandbox_base, bare_environment):
     return {"top": top, "original": original, "run": run}
 
 
-def _frozen(game, name, release):
-    """A target's folder as the freeze leaves it: the release as uploaded."""
+def _frozen(game, name, release, file_name="release.csv"):
+    """A target's folder as the freeze leaves it: the release as uploaded, under the name its
+    team gave it."""
     folder = game["top"] / "frozen" / name
     folder.mkdir(parents=True, mode=0o755)
     (game["top"] / "frozen").chmod(0o755)
-    (folder / "release.csv").write_bytes(release)
-    (folder / "release.csv").chmod(0o644)
+    (folder / file_name).write_bytes(release)
+    (folder / file_name).chmod(0o644)
     return folder
 
 
@@ -188,6 +189,26 @@ def test_a_per_target_attack_on_an_unnoised_release_finds_everyone(game):
         targets={"team-a": target},
     )
     assert wrong.scores == {"reidentified": 0.0}
+
+
+def test_a_release_uploaded_under_another_name_can_be_attacked(game):
+    # A team uploads its slot's sample_release.csv as it is: the release command takes the one
+    # CSV, and the attacks on it read the same file, kept under that name at the freeze.
+    release = demo_release_csv(game["original"], noise=0, seed=0)
+    scored = game["run"]("release", "sample_release.csv", release)
+    assert scored.status == "ok", scored.tail
+    public = (scored.output / "public" / "release.csv").read_bytes()
+    guess = demo_attack_csv(public, game["original"])
+    target = _frozen(game, "team-s", release, file_name="sample_release.csv")
+    result = game["run"](
+        "attack", "guess.csv", guess, context={"target": "team-s"}, targets={"team-s": target}
+    )
+    assert (result.status, result.scores) == ("ok", {"reidentified": 1.0}), result.tail
+    covering = io.BytesIO()
+    with zipfile.ZipFile(covering, "w") as archive:
+        archive.writestr("team-s.csv", guess)
+    every = game["run"]("attack", "attack.zip", covering.getvalue(), targets={"team-s": target})
+    assert every.targets == {"team-s": {"reidentified": 1.0}}, every.tail
 
 
 def test_an_all_targets_attack_scores_each_target(game):
