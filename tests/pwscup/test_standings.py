@@ -421,6 +421,24 @@ def test_page_chart_csv_and_api_agree(season, client):
     }
 
 
+def test_the_page_shows_the_weights_as_written_in_the_readers_language(season, client):
+    # 0.1 and 0.9 are kept as 0.1000 and 0.9000; the page says 0.1 and 0.9, as the console's
+    # form does, and lists the rounds with the reader's separator, not an English ", ".
+    competition, rounds, _organizer = season
+    five = ranking({"A": 1, "B": 2}, {"A": 0.1, "B": 0.2})
+    PUBLISHED["pre"] = PUBLISHED["final"] = {"anonymization": five, "attack": five}
+    set_standings(competition, rounds, Standings.Rule.WEIGHTED_RANK, keys=("anonymization",))
+    url = reverse("competition_standings", args=[competition.slug])
+    for language, separator in (("en", ", "), ("ja", "、")):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        line = page.split('data-testid="standings-rounds">')[1].split("</p>")[0]
+        assert "×0.1</a>" not in line and "×0.1" + separator in line, line
+        assert line.endswith("×0.9"), line
+        assert "×0.1000" not in page and "×0.9000" not in page  # nor in the headers
+        rule = page.split('data-testid="standings-rule">')[1].split("</p>")[0]
+        assert not rule.endswith("."), rule
+
+
 def test_a_competition_without_standings_has_no_page_nor_endpoint(season, client):
     competition, _rounds, _organizer = season
     assert client.get(reverse("competition_standings", args=[competition.slug])).status_code == 404
