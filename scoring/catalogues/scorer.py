@@ -99,12 +99,24 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name} is not a relative path inside the program",
         "ja": "{name} はプログラム内の相対パスではありません",
     },
+    "scorer.metadata.no_commands": {
+        "en": "The scoring program's metadata names no command: give command (run for every "
+        "upload), or release_command and attack_command.",
+        "ja": "採点プログラムの metadata にコマンドがありません。command（すべての実行に使います）、"
+        "または release_command と attack_command を書いてください。",
+    },
     "scorer.metadata.no_command": {
-        "en": "The scoring program's metadata names no command for the {kind} (key {key} or "
-        "command).",
-        "ja": "採点プログラムの metadata に {kind}用のコマンド（キー {key} または command）が"
+        "en": "The scoring program's metadata names no command for {kind} (key {key} or command).",
+        "ja": "採点プログラムの metadata に{kind}のコマンド（キー {key} または command）が"
         "ありません。",
     },
+    "scorer.metadata.no_ranking_command": {
+        "en": "The scoring program's metadata names no ranking command (key ranking_command).",
+        "ja": "採点プログラムの metadata に順位付けのコマンド（キー ranking_command）が"
+        "ありません。",
+    },
+    "scorer.run.release": {"en": "releases", "ja": "リリース"},
+    "scorer.run.attack": {"en": "attacks", "ja": "攻撃"},
     "scorer.requirements.line": {
         "en": "Line {line} of the requirements file is not a pinned requirement "
         "(name==version): {text}.",

@@ -49,6 +49,8 @@ COMMAND_KEYS = {
     "ranking": "ranking_command",
 }
 FALLS_BACK = ("release", "attack")
+# A run's kind in a message, in the reader's words (scoring/catalogues/scorer.py).
+RUN_WORDS = {"release": "scorer.run.release", "attack": "scorer.run.attack"}
 # The sandbox's own folders: the truth is mounted elsewhere, or inside /app/input.
 APP_FOLDERS = ("/app/program", "/app/output", "/app/shared")
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
@@ -82,7 +84,12 @@ class ScorerProgram:
             return self.commands[kind]
         if kind in FALLS_BACK and "score" in self.commands:
             return self.commands["score"]
-        raise ScorerError("scorer.metadata.no_command", kind=kind, key=COMMAND_KEYS[kind])
+        if kind in FALLS_BACK:  # the kind in the reader's words, not the key's
+            run = {"code": RUN_WORDS[kind]}
+            raise ScorerError("scorer.metadata.no_command", kind=run, key=COMMAND_KEYS[kind])
+        if kind == "ranking":
+            raise ScorerError("scorer.metadata.no_ranking_command")
+        raise ScorerError("scorer.metadata.no_commands")
 
 
 def program_unpack(
@@ -103,7 +110,7 @@ def program_read(folder: Path) -> ScorerProgram:
     metadata = _read_metadata(root)
     commands = {kind: _text(metadata, key) for kind, key in COMMAND_KEYS.items() if key in metadata}
     if not commands:
-        raise ScorerError("scorer.metadata.no_command", kind="score", key="command")
+        raise ScorerError("scorer.metadata.no_commands")
     return ScorerProgram(
         root=root,
         commands=commands,

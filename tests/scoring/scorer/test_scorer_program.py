@@ -38,7 +38,7 @@ METADATA = "command: python3 $program/score.py $input $output\n"
         ({"score.py": "x"}, (), "scorer.metadata.missing"),
         ({"metadata": "- a list\n"}, (), "scorer.metadata.invalid"),
         ({"metadata": "command: [1\n"}, (), "scorer.metadata.invalid"),
-        ({"metadata": "description: no command\n"}, (), "scorer.metadata.no_command"),
+        ({"metadata": "description: no command\n"}, (), "scorer.metadata.no_commands"),
         ({"metadata": METADATA + "truth_mount: /app/output/t\n"}, (), "scorer.metadata.key"),
         ({"metadata": METADATA + "environment: {LD_PRELOAD: x}\n"}, (), "scorer.metadata.key"),
         ({"metadata": METADATA + "environment: {PATH: /x}\n"}, (), "scorer.metadata.key"),
@@ -72,6 +72,32 @@ def test_a_bad_program_is_refused_with_its_reason(tmp_path, members, links, code
     assert caught.value.code == code
     assert caught.value.render("ja") != str(caught.value)
     assert not (tmp_path / "evil.py").exists()
+
+
+def test_a_missing_command_is_named_in_the_readers_words(tmp_path):
+    # A metadata with no command at all says which keys to write; a run without its own
+    # command names its kind in the reader's language (no English word in a Japanese one).
+    with pytest.raises(ScorerError) as caught:
+        program_unpack(
+            _zip(tmp_path / "none.zip", {"metadata": "comand: python3 x.py\n"}),
+            tmp_path / "none",
+        )
+    japanese = caught.value.render("ja")
+    assert "release_command" in japanese and "command または command" not in japanese
+    assert "score" not in japanese.replace("scor", "")
+    attacks_only = program_unpack(
+        _zip(tmp_path / "attack.zip", {"metadata": "attack_command: python3 a.py\n"}),
+        tmp_path / "attack",
+    )
+    for kind, key, english, words in (
+        ("release", "release_command", "for releases", "リリースのコマンド"),
+        ("ranking", "ranking_command", "no ranking command", "順位付けのコマンド"),
+    ):
+        with pytest.raises(ScorerError) as caught:
+            attacks_only.command(kind)
+        assert key in caught.value.render("ja") and words in caught.value.render("ja")
+        assert english in caught.value.render("en")
+        assert kind not in caught.value.render("ja").replace(key, "")
 
 
 def test_a_name_too_long_for_the_file_system_is_refused_in_both_languages(tmp_path):
