@@ -180,6 +180,22 @@ def test_every_bad_setting_is_shown_next_to_its_field_at_once(client, organizer)
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
 
 
+def test_dates_out_of_order_and_bad_settings_are_shown_at_once(client, organizer):
+    # Dates out of order do not hide a mistyped key: one sending marks both.
+    now = timezone.now()
+    wrong = typed(
+        release_primary="utilty",
+        release_closes_at=local(now - dt.timedelta(days=1)),
+        gate_0_key="privacy",
+    )
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", wrong)
+    html = html.content.decode()
+    assert "close after it opens" in field_errors(html, "release_closes_at")
+    assert "utilty" in field_errors(html, "release_primary")
+    assert 'data-testid="scorer-gates-errors"' in html and "privacy" in html
+    assert not Round.objects.filter(competition=organizer, slug="own").exists()
+
+
 def test_the_organizer_sets_the_files_each_upload_must_hold(client, organizer):
     files = typed(release_files_required="release.csv,\nmodel.json", release_files_only=True)
     response = post_as_rendered(client, create_url(organizer), "scorer-create", files)

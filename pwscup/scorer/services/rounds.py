@@ -20,7 +20,7 @@ from pwscup.submissions.services.two_sided import (
     two_sided_locked,
     two_sided_results_publish,
     two_sided_round_created,
-    two_sided_windows_check,
+    two_sided_windows_errors,
 )
 from scoring.errors import ScoringError
 from scoring.scorer.round_config import parse_round_config
@@ -53,8 +53,17 @@ def scorer_round_create(
     console (``program_upload``, ``pack_upload``).
 
     Raises ``ValidationError`` keyed by field (``config``, ``slug``, ``timezone``,
-    ``attack_opens_at``...) in the reader's language."""
-    two_sided_windows_check(windows=windows)
+    ``attack_opens_at``...) in the reader's language; bad windows and bad settings in one
+    answer, so that the organizer sees every error of the form at once."""
+    errors = {
+        field: [message] for field, message in two_sided_windows_errors(windows=windows).items()
+    }
+    if errors:
+        try:
+            scorer_config_validate(config)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        raise ValidationError(errors)
     round_ = round_of_kind_create(basics=basics, kind=KEY, config=config)
     scorer = ScorerRound.objects.create(round=round_)
     slots_for_teams(scorer=scorer)
