@@ -21,8 +21,13 @@ MAX_DATA_CHOICES = 20
 
 def choices_check(rows) -> list[dict]:
     """The rows kept (``{"key", "label", "label_ja"}``, in order; a row with neither key nor
-    label is skipped). Raises ``ValidationError`` naming the row and what is wrong."""
-    kept, seen = [], set()
+    label is skipped). Raises ``ValidationError`` with every error found, each naming its row
+    (``params``: ``row`` from 1 and the ``field`` at fault, for a form to place it)."""
+    kept, seen, errors = [], set(), []
+
+    def refuse(field: str, message: str, **params) -> None:
+        errors.append(ValidationError(message, params={"field": field, **params}))
+
     for number, row in enumerate(rows, start=1):
         key = (row.get("key") or "").strip()
         label = (row.get("label") or "").strip()
@@ -30,25 +35,21 @@ def choices_check(rows) -> list[dict]:
         if not key and not label and not label_ja:
             continue
         if not key or len(key) > CHOICE_KEY_MAX_LENGTH or not is_identifier(key):
-            raise ValidationError(
-                _(
-                    "Row %(row)d: the key must be 1 to %(max)d letters, digits, - or _ "
-                    "(it names the pack to the scorer)."
-                )
-                % {"row": number, "max": CHOICE_KEY_MAX_LENGTH}
+            message = _(
+                "Row %(row)d: the key must be 1 to %(max)d letters, digits, - or _ "
+                "(it names the pack to the scorer)."
             )
-        if key in seen:
-            raise ValidationError(
-                _("Row %(row)d: the key %(key)s is given twice.") % {"row": number, "key": key}
-            )
+            refuse("key", message, row=number, max=CHOICE_KEY_MAX_LENGTH)
+        elif key in seen:
+            refuse("key", _("Row %(row)d: the key %(key)s is given twice."), row=number, key=key)
         if not label:
-            raise ValidationError(_("Row %(row)d: give the English label.") % {"row": number})
+            refuse("label", _("Row %(row)d: give the English label."), row=number)
         seen.add(key)
         kept.append({"key": key, "label": label[:200], "label_ja": label_ja[:200]})
     if len(kept) > MAX_DATA_CHOICES:
-        raise ValidationError(
-            _("A round offers at most %(max)d data packs.") % {"max": MAX_DATA_CHOICES}
-        )
+        refuse("", _("A round offers at most %(max)d data packs."), row=0, max=MAX_DATA_CHOICES)
+    if errors:
+        raise ValidationError(errors)
     return kept
 
 

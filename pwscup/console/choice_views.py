@@ -51,10 +51,20 @@ def round_choices_save(request, competition_slug, round_slug):
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
+        _place_errors(formset, error)
         return round_page(request, round_, choice_formset=formset)
     if changed:
         messages.success(request, _("The round's data packs are saved."))
     return redirect("console:round", competition_slug, round_slug)
+
+
+def _place_errors(formset, error: ValidationError) -> None:
+    """Each error the service names by its row and field also under that field."""
+    for item in error.error_list:
+        params = item.params or {}
+        row, field = params.get("row", 0), params.get("field", "")
+        if field and 1 <= row <= len(formset.forms):
+            formset.forms[row - 1].add_error(field, ValidationError(item.message % params))
 
 
 @login_required

@@ -7,6 +7,7 @@ only its own slot folder."""
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -138,6 +139,32 @@ def post_card(world, fill: dict) -> str:
 def test_a_bad_key_is_refused_with_its_row(world):
     text = post_card(world, {"choices-1-key": "a b", "choices-1-label": "Spaced"})
     assert "Row 2: the key must be" in text
+    assert not world.round.data_choices.exists()
+
+
+def test_every_bad_row_is_refused_at_once_under_its_field(world):
+    # A key given twice, a key with a space and a row without its English label: all three
+    # said in one answer, each under the field at fault (not only above the page).
+    text = post_card(
+        world,
+        {
+            "choices-0-key": "adult",
+            "choices-0-label": "Adult",
+            "choices-1-key": "adult",
+            "choices-1-label": "Bank",
+            "choices-2-key": "c c",
+            "choices-2-label_ja": "コホート C",
+        },
+    )
+    card = text.split('data-testid="round-data-choice-form"')[1].split("</form>")[0]
+    cells = re.findall(r'<td role="cell">(.*?)</td>', card, re.S)
+    errors = [
+        re.sub(r"<[^>]+>", "", c.split('class="errorlist')[1]) for c in cells if "errorlist" in c
+    ]
+    assert len(errors) == 3, errors
+    assert "Row 2: the key adult is given twice." in errors[0]
+    assert "Row 3: the key must be" in errors[1] and "Row 3: give the English label." in errors[2]
+    assert 'value="コホート C"' in card
     assert not world.round.data_choices.exists()
 
 
