@@ -181,9 +181,12 @@ def test_every_bad_setting_is_shown_next_to_its_field_at_once(client, organizer)
 
 
 def test_dates_out_of_order_and_bad_settings_are_shown_at_once(client, organizer):
-    # Dates out of order do not hide a mistyped key: one sending marks both.
+    # Dates out of order do not hide a mistyped key nor a taken address: one sending marks
+    # them all.
+    assert post_as_rendered(client, create_url(organizer), "scorer-create", typed()).status_code
     now = timezone.now()
     wrong = typed(
+        name="Another",
         release_primary="utilty",
         release_closes_at=local(now - dt.timedelta(days=1)),
         gate_0_key="privacy",
@@ -193,7 +196,8 @@ def test_dates_out_of_order_and_bad_settings_are_shown_at_once(client, organizer
     assert "close after it opens" in field_errors(html, "release_closes_at")
     assert "utilty" in field_errors(html, "release_primary")
     assert 'data-testid="scorer-gates-errors"' in html and "privacy" in html
-    assert not Round.objects.filter(competition=organizer, slug="own").exists()
+    assert "already" in field_errors(html, "slug")
+    assert Round.objects.filter(competition=organizer).count() == 1
 
 
 def test_the_organizer_sets_the_files_each_upload_must_hold(client, organizer):

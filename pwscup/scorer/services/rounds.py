@@ -9,6 +9,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import (
     round_audit_record,
+    round_basics_errors,
     round_of_kind_create,
 )
 from pwscup.core.errors import scoring_validation_errors
@@ -53,16 +54,20 @@ def scorer_round_create(
     console (``program_upload``, ``pack_upload``).
 
     Raises ``ValidationError`` keyed by field (``config``, ``slug``, ``timezone``,
-    ``attack_opens_at``...) in the reader's language; bad windows and bad settings in one
-    answer, so that the organizer sees every error of the form at once."""
-    errors = {
-        field: [message] for field, message in two_sided_windows_errors(windows=windows).items()
+    ``attack_opens_at``...) in the reader's language: every error of the address, the time
+    zone, the windows and the settings in one answer, so that the form marks them all."""
+    found = {
+        **round_basics_errors(
+            competition=basics.competition, slug=basics.slug, timezone=basics.time_zone()
+        ),
+        **two_sided_windows_errors(windows=windows),
     }
+    errors = {field: [message] for field, message in found.items()}
+    try:
+        scorer_config_validate(config)
+    except ValidationError as error:
+        errors = error.update_error_dict(errors)
     if errors:
-        try:
-            scorer_config_validate(config)
-        except ValidationError as error:
-            errors = error.update_error_dict(errors)
         raise ValidationError(errors)
     round_ = round_of_kind_create(basics=basics, kind=KEY, config=config)
     scorer = ScorerRound.objects.create(round=round_)
