@@ -227,6 +227,28 @@ def _versions(scorer) -> list[dict]:
     ]
 
 
+def _unwritten_columns(scorer, config) -> list[tuple[str, list[str]]]:
+    """Per side (``release``, ``attack``) the declared score keys that no scored upload of
+    that side holds (an attack covering every target: in none of its targets either): a key
+    mistyped, or one the program never writes, is an empty column on every page."""
+    found = []
+    for side, model, columns in (
+        ("release", Release, config.release_columns),
+        ("attack", Attack, config.attack_columns),
+    ):
+        written, scored = set(), False
+        fields = ("scores", "targets") if model is Attack else ("scores",)
+        for row in model.objects.filter(scorer=scorer, status=Status.FINISHED).values(*fields):
+            scored = True
+            written.update(row["scores"] or {})
+            for per_target in (row.get("targets") or {}).values():
+                written.update(per_target or {})
+        missing = [column.key for column in columns if column.key not in written]
+        if scored and missing:
+            found.append((side, missing))
+    return found
+
+
 # The round's panel on the console's round page: the core renders it with ``panel_context``.
 PANEL_TEMPLATE = "scorer/console_panel.html"
 
@@ -267,6 +289,7 @@ def panel_context(round_) -> dict | None:
         ),
         "outdated": {"releases": len(outdated[Release]), "attacks": len(outdated[Attack])},
         "outdated_total": len(outdated[Release]) + len(outdated[Attack]),
+        "unwritten": _unwritten_columns(scorer, selectors.round_config(round_)),
         "releases": _counts(Release, scorer),
         "attacks": _counts(Attack, scorer),
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),

@@ -19,6 +19,7 @@ from pwscup.scorer.models import DataPack, ProgramVersion, Release, ScorerRound,
 from scoring.scorer.demo import demo_program_zip
 from tests.pwscup.rendered_forms import post_as_rendered
 from tests.pwscup.scorer_world import (
+    CONFIG,
     program_version,
     release,
     release_bytes,
@@ -372,6 +373,28 @@ def test_the_panel_counts_uploads_by_status():
     failed = Release.objects.filter(status=Release.Status.FAILED).count()
     assert finished + failed == 2
     assert cells[-1] == "2" and str(finished) in cells and str(failed) in cells
+
+
+def test_the_panel_names_a_declared_score_no_scored_upload_holds():
+    # The organizer declared "fidelity", which the demo program never writes: once a release
+    # is scored the panel says so, in the reader's language; "utility" is written.
+    columns = [
+        {"key": "utility", "label": "Utility", "higher_is_better": True},
+        {"key": "fidelity", "label": "Fidelity", "label_ja": "忠実度", "higher_is_better": True},
+    ]
+    world = scorer_world(slug="hcunwr", letters="a", config={**CONFIG, "release_columns": columns})
+    assert 'data-testid="scorer-unwritten-release"' not in client_page(world)  # nothing scored
+    release(world, "a", release_bytes(noise=0))
+    assert Release.objects.get().status == Release.Status.FINISHED
+    client = organizer_client(world)
+    for language, words in (
+        ("en", "No scored release holds the score fidelity"),
+        ("ja", "スコア fidelity"),
+    ):
+        page = client.get(console_url(world), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        notice = page.split('data-testid="scorer-unwritten-release">')[1].split("</p>")[0]
+        assert words in notice and "utility" not in notice, notice
+    assert 'data-testid="scorer-unwritten-attack"' not in page
 
 
 def client_page(world) -> str:
