@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from pwscup.bundles.services import competition_export, competition_import
 from pwscup.competitions.models import Competition
@@ -56,6 +58,15 @@ def test_scorer_names_and_totals_rank_higher_first(world):
     assert [row.team.pk for row in rows] == [team for _, team in expected]
     assert teams[a]["utility"] != teams[b]["utility"]
     assert [row.rank for row in rows] == [1, 2]
+
+
+def test_the_names_use_the_results_words_in_japanese(world):
+    # The Total card and the Rules tab list "protection" by the word the results tables use
+    # for it (防御度), not another one (保護), and a release as a release (リリース).
+    with translation.override("ja"):
+        labels = {n["key"]: n["label"] for n in named_scores(round=world.round)["names"]}
+        assert labels["protection"].startswith(gettext("Protection")), labels
+        assert "リリース" in labels["protection"], labels
 
 
 def test_the_console_card_saves_what_the_browser_posts(world):
