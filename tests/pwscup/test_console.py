@@ -142,6 +142,12 @@ def test_creating_a_competition_makes_the_creator_its_organizer(client, django_u
     page = client.get(reverse("competition_detail", args=["spring"])).content.decode()
     assert "<h1>Rules</h1>" in page
     assert "<script>x</script>" not in page
+    # A new competition has no round yet: the pages point to its "New round" buttons (one
+    # per kind), not to "the wizard", which makes only one kind.
+    for language, button in (("en", "New round"), ("ja", "新しいラウンド")):
+        for url in (reverse("console:home"), reverse("console:competition", args=["spring"])):
+            text = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            assert button in text and "wizard" not in text and "ウィザード" not in text, url
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
