@@ -43,6 +43,12 @@ def _minute(at: dt.datetime | None) -> dt.datetime | None:
     return None if at is None else at.astimezone(dt.UTC).replace(second=0, microsecond=0)
 
 
+def same_minute(first: dt.datetime | None, second: dt.datetime | None) -> bool:
+    """Whether two moments are the same to the minute: a form shows and sends minutes, so a
+    stored time with seconds (an action's *now*) sent back as shown is no change."""
+    return _minute(first) == _minute(second)
+
+
 def window_dates_edit(
     *, window: UploadDates, opens_at: dt.datetime, closes_at: dt.datetime
 ) -> bool:
@@ -56,7 +62,7 @@ def window_dates_edit(
     already put the typed dates on its instance."""
     stored = type(window).objects.filter(pk=window.pk).values_list("opens_at", "closes_at")
     stored = stored.first() or (None, None)
-    edited = (_minute(stored[0]), _minute(stored[1])) != (_minute(opens_at), _minute(closes_at))
+    edited = not (same_minute(stored[0], opens_at) and same_minute(stored[1], closes_at))
     updates = {"opens_at": opens_at, "closes_at": closes_at}
     if edited:
         updates.update(dict.fromkeys(PLAN_FIELDS))

@@ -8,6 +8,7 @@ from django.urls import path
 from pwscup.console import (
     award_views,
     choice_views,
+    phase_views,
     round_views,
     standings_views,
     total_views,
@@ -39,6 +40,7 @@ urlpatterns = [
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
     path(round_ + "quota/", round_views.round_quota, name="round_quota"),
+    path(round_ + "dates/", phase_views.round_phases, name="round_phases"),
     path(round_ + "total/", total_views.round_total, name="round_total"),
     path(round_ + "data/", choice_views.round_choices_save, name="round_choices"),
     path(

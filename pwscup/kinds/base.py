@@ -89,6 +89,10 @@ class RoundKind(FaceHooks, ResultsHooks):
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
     # its schedule, its refusals ("%(window)s closed at ...") and the admin say them.
     phase_labels: dict = {}
+    # The console's page *Dates and limits* of the kind's phases, served by the core
+    # (``pwscup.kinds.phases_edit.PhasesEdit``: what the kind's game refuses); ``None``: none
+    # (a kind without ``Phase`` rows, or with an edit page of its own).
+    phases_edit = None
     # When a team's data pack is locked and who changes it after, as the data choice's
     # pages say it (``pwscup.kinds.choice_wording``): by default, its first upload.
     choice_wording = UPLOAD_LOCK

@@ -27,7 +27,9 @@ from pwscup.competitions.services import (
     round_phase_open_now,
     round_phases_close,
 )
+from pwscup.competitions.windows import same_minute
 from pwscup.core.errors import Refused
+from pwscup.kinds.phases_edit import PhasesEdit
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
@@ -117,6 +119,48 @@ def two_sided_windows_check(*, windows: TwoSidedWindows) -> None:
     """``two_sided_windows_errors`` raised as one ``ValidationError``, when there are any."""
     if errors := two_sided_windows_errors(windows=windows):
         raise ValidationError(errors)
+
+
+def two_sided_phases_edit(state: Callable) -> PhasesEdit:
+    """What a two-sided kind declares for the console's page *Dates and limits*
+    (``RoundKind.phases_edit``; ``state(round)``: the kind's row of the round, with
+    ``frozen_at`` and ``results_published``): the creation's order rule
+    (``two_sided_windows_errors``), and no move of the release phase once the releases are
+    frozen (the freeze ended it; reopening it would let a team change a published target),
+    nor of any phase once the results are published (a published ranking never changes)."""
+
+    def errors(*, round: Round, phases: dict) -> dict[str, str]:
+        found = two_sided_windows_errors(
+            windows=TwoSidedWindows(
+                release=(phases[RELEASE].opens_at, phases[RELEASE].closes_at),
+                attack=(phases[ATTACK].opens_at, phases[ATTACK].closes_at),
+            )
+        )
+        row = state(round)
+        fixed = {}
+        if row is not None and row.results_published:
+            fixed = dict.fromkeys(
+                phases,
+                _(
+                    "The results are published: the phases stay closed and their dates cannot "
+                    "change (hide the results first)."
+                ),
+            )
+        elif row is not None and row.frozen_at is not None:
+            fixed = {
+                RELEASE: _(
+                    "The releases are frozen: the release phase is over and its dates cannot "
+                    "change (the attack phase's can)."
+                )
+            }
+        for key, message in fixed.items():
+            stored = phase_of(round=round, kind=key)
+            for end in ("opens_at", "closes_at"):
+                if not same_minute(getattr(stored, end), getattr(phases[key], end)):
+                    found[f"{key}_{end}"] = message
+        return found
+
+    return PhasesEdit(errors=errors, target_limit_phases=(ATTACK,))
 
 
 def two_sided_round_created(*, round: Round, windows: TwoSidedWindows, user=None, **detail) -> None:

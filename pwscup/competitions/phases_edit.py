@@ -1,0 +1,80 @@
+"""An organizer's edit of a round's phases (their dates and upload limits) on the console's
+page *Dates and limits*, for a kind that declares it (``RoundKind.phases_edit``): the core
+checks and saves, the kind says what its game refuses."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry, Phase, Round
+from pwscup.competitions.services import phase_set, ranking_version_bump, round_audit_record
+from pwscup.competitions.windows import same_minute
+from pwscup.core.errors import Refused
+from pwscup.kinds import kind_of
+from pwscup.kinds.phases_edit import PhaseValues
+
+LIMITS = ("daily_limit", "total_limit", "target_limit")
+
+
+def phases_edit_values(*, round: Round) -> dict[str, PhaseValues | None]:
+    """Every phase the round's kind names (``phase_labels``), in its order, as stored
+    (``None``: the round lacks it; the page then makes it)."""
+    stored = {phase.kind: phase for phase in Phase.objects.filter(round=round)}
+    values = {}
+    for key in kind_of(round).phase_labels:
+        phase = stored.get(key)
+        values[key] = phase and PhaseValues(
+            opens_at=phase.opens_at,
+            closes_at=phase.closes_at,
+            **{name: getattr(phase, name) for name in LIMITS},
+        )
+    return values
+
+
+def phases_edit_changes(*, stored: dict, phases: dict) -> list[str]:
+    """The page's fields whose value ``phases`` changes (dates to the minute, as typed)."""
+    changed = []
+    for key, wanted in phases.items():
+        before = stored.get(key)
+        for name in ("opens_at", "closes_at", *LIMITS):
+            old, new = getattr(before, name, None), getattr(wanted, name)
+            same = same_minute(old, new) if name.endswith("_at") else old == new
+            if before is None or not same:
+                changed.append(f"{key}_{name}")
+    return changed
+
+
+def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> list[str]:
+    """Save an organizer's dates and limits of every phase of ``round`` (``phases``: the
+    kind's keys to ``PhaseValues``) in one transaction, each through ``phase_set`` (an edit
+    of dates is the phase's new plan). Refused (404) for a kind that declares no such edit;
+    raises ``ValidationError`` keyed by the page's fields with every error the kind's game
+    finds (``PhasesEdit.errors``). Records the changed fields as the round's edit and bumps
+    its ranking version (its pages show the phases). Returns the changed fields."""
+    edit = kind_of(round).phases_edit
+    if edit is None:
+        raise Refused(_("This round's dates are edited on its own page."), status=404)
+    with transaction.atomic():
+        stored = phases_edit_values(round=round)
+        if errors := edit.errors(round=round, phases=phases):
+            raise ValidationError(errors)
+        changed = phases_edit_changes(stored=stored, phases=phases)
+        if not changed:
+            return []
+        ranking_version_bump(round_ids=[round.pk])
+        kept = {p.kind: p.leaderboard_public for p in Phase.objects.filter(round=round)}
+        for key, values in phases.items():
+            phase_set(
+                round=round,
+                kind=key,
+                opens_at=values.opens_at,
+                closes_at=values.closes_at,
+                daily_limit=values.daily_limit,
+                total_limit=values.total_limit,
+                target_limit=values.target_limit if key in edit.target_limit_phases else None,
+                leaderboard_public=kept.get(key, False),
+            )
+        round_audit_record(
+            user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
+        )
+    return changed

@@ -1,0 +1,73 @@
+"""The console's form of a round's phases (*Dates and limits*): each phase the round's kind
+names (``phase_labels``), its window typed in the round's time zone and its upload limits
+per team, per target for a phase the kind limits so (``PhasesEdit.target_limit_phases``)."""
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.core.form_fields import limit_field, local_datetime_field
+from pwscup.core.time_zones import zone_or_default
+from pwscup.kinds import kind_of
+from pwscup.kinds.phases_edit import PhaseValues
+
+
+class PhasesEditForm(forms.Form):
+    def __init__(self, *args, round, stored: dict, **kwargs):
+        kind = kind_of(round)
+        self.zone = zone_or_default(round.timezone)
+        super().__init__(*args, initial=self.initial_of(stored), **kwargs)
+        self.groups = []
+        for key, label in kind.phase_labels.items():
+            fields = {
+                f"{key}_opens_at": local_datetime_field(_("%(phase)s opens") % {"phase": label}),
+                f"{key}_closes_at": local_datetime_field(_("%(phase)s closes") % {"phase": label}),
+                f"{key}_daily_limit": limit_field(_("Uploads per team per day")),
+                f"{key}_total_limit": limit_field(_("Uploads per team in total")),
+            }
+            if key in kind.phases_edit.target_limit_phases:
+                fields[f"{key}_target_limit"] = limit_field(_("Uploads per team per target"))
+            self.fields.update(fields)
+            self.groups.append((key, label, list(fields)))
+
+    def initial_of(self, stored: dict) -> dict:
+        """The stored phases' values, their times in the round's zone to the minute."""
+        initial = {}
+        for key, values in stored.items():
+            if values is None:
+                continue
+            for name, value in vars(values).items():
+                if name.endswith("_at"):
+                    value = value.astimezone(self.zone).replace(
+                        tzinfo=None, second=0, microsecond=0
+                    )
+                initial[f"{key}_{name}"] = value
+        return initial
+
+    def phase_groups(self):
+        """``(key, label, bound fields)`` per phase, in the kind's order (the page's
+        fieldsets)."""
+        return [(key, label, [self[name] for name in names]) for key, label, names in self.groups]
+
+    def clean(self):
+        cleaned = super().clean()
+        dates = [name for name in self.fields if name.endswith("_at")]
+        for name in dates:
+            if cleaned.get(name) is not None:
+                cleaned[name] = cleaned[name].replace(tzinfo=self.zone)
+        form_dates_check(self, dates, time_zone=self.zone)
+        return cleaned
+
+    def phases(self) -> dict[str, PhaseValues]:
+        """The typed phases, by key (``round_phases_edit``'s ``phases``)."""
+        data = self.cleaned_data
+        return {
+            key: PhaseValues(
+                opens_at=data[f"{key}_opens_at"],
+                closes_at=data[f"{key}_closes_at"],
+                daily_limit=data.get(f"{key}_daily_limit"),
+                total_limit=data.get(f"{key}_total_limit"),
+                target_limit=data.get(f"{key}_target_limit"),
+            )
+            for key, _label, _names in self.groups
+        }

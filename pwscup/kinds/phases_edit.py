@@ -1,0 +1,34 @@
+"""How a kind lets the core's console edit its phases (``RoundKind.phases_edit``): the
+console's page *Dates and limits* of a round whose windows are the core's ``Phase`` rows.
+
+A kind declares a ``PhasesEdit``; the core serves the page (``pwscup.console.phase_views``),
+checks the dates the platform accepts and saves every phase through ``phase_set``
+(``pwscup.competitions.phases_edit``). The kind says only what its game refuses. A kind with
+an edit page of its own (the 2015 game) declares none."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PhaseValues:
+    """One phase as the organizer typed it: its window and its upload limits per team
+    (``None``: no limit; ``target_limit``: per target, for a phase that has one)."""
+
+    opens_at: object
+    closes_at: object
+    daily_limit: int | None = None
+    total_limit: int | None = None
+    target_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class PhasesEdit:
+    """``errors(round=, phases=)``: what the kind's game refuses in ``phases`` (``{phase key:
+    PhaseValues}``, every phase of the round), as ``{field: message}`` keyed by the page's
+    fields (``<phase key>_opens_at``, ``_closes_at``, ``_daily_limit``, ``_total_limit``,
+    ``_target_limit``), every error at once; ``{}``: none. ``target_limit_phases``: the
+    phases whose uploads are also limited per target (the page asks for that limit)."""
+
+    errors: Callable[..., dict]
+    target_limit_phases: tuple[str, ...] = ()
