@@ -2,6 +2,8 @@
 page *Dates and limits*, for a kind that declares it (``RoundKind.phases_edit``): the core
 checks and saves, the kind says what its game refuses."""
 
+from dataclasses import asdict, replace
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -64,15 +66,10 @@ def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> 
         ranking_version_bump(round_ids=[round.pk])
         kept = {p.kind: p.leaderboard_public for p in Phase.objects.filter(round=round)}
         for key, values in phases.items():
+            if key not in edit.target_limit_phases:
+                values = replace(values, target_limit=None)
             phase_set(
-                round=round,
-                kind=key,
-                opens_at=values.opens_at,
-                closes_at=values.closes_at,
-                daily_limit=values.daily_limit,
-                total_limit=values.total_limit,
-                target_limit=values.target_limit if key in edit.target_limit_phases else None,
-                leaderboard_public=kept.get(key, False),
+                round=round, kind=key, leaderboard_public=kept.get(key, False), **asdict(values)
             )
         round_audit_record(
             user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed

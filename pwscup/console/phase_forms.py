@@ -62,12 +62,6 @@ class PhasesEditForm(forms.Form):
         """The typed phases, by key (``round_phases_edit``'s ``phases``)."""
         data = self.cleaned_data
         return {
-            key: PhaseValues(
-                opens_at=data[f"{key}_opens_at"],
-                closes_at=data[f"{key}_closes_at"],
-                daily_limit=data.get(f"{key}_daily_limit"),
-                total_limit=data.get(f"{key}_total_limit"),
-                target_limit=data.get(f"{key}_target_limit"),
-            )
-            for key, _label, _names in self.groups
+            key: PhaseValues(**{name.removeprefix(f"{key}_"): data.get(name) for name in names})
+            for key, _label, names in self.groups
         }
