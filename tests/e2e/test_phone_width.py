@@ -518,6 +518,51 @@ def test_the_console_s_standings_fit_a_phone_and_save(web, e2e_world, language, 
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_console_s_awards_fit_a_phone_and_remove(web, e2e_world, language, on_a_phone):
+    """The console's judged awards at 390 px: each award a block, its names, team and round
+    at the screen's width, then its order beside Edit and Remove, each on the screen (they
+    lay off it, in a table scrolled sideways); still a table for a screen reader, and Remove
+    works as the phone shows it."""
+    from pwscup.accounts.models import Award
+    from pwscup.accounts.services import award_create
+
+    world, page = e2e_world, web
+    world.round.name = "ラウンド 1：共通の元データ / Round 1: shared original"
+    world.round.save(update_fields=["name"])
+    award = award_create(
+        user=world.organizer,
+        competition=world.competition,
+        team=world.teams["a"],
+        round=world.round,
+        name_en="Best anonymization of the preliminary round",
+        name_ja="予選最優秀匿名化賞",
+        citation="For a release that kept its utility under every attack of the round.",
+    )
+    on_a_phone(page, "organizer", language)
+
+    page.goto(f"/console/{world.competition.slug}/awards/")
+    table = page.get_by_test_id("console-awards").locator("table")
+    assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    row = table.get_by_test_id(f"console-award-{award.pk}")
+    assert_on_screen(row.locator("td").all(), language)
+    edit, remove = (
+        page.get_by_test_id(f"award-edit-{award.pk}"),
+        page.get_by_test_id(f"award-remove-{award.pk}"),
+    )
+    assert_on_screen([edit, remove.locator("button")], language)
+    labels = row.locator(".phone-label")
+    assert [label.is_visible() for label in labels.all()] == [True, True, True], language
+    tree = table.aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(page, lambda *args: None, f"phone-awards-{language}")
+    keep_screenshot(table, f"phone-awards-{language}")
+
+    remove.locator("button").click()
+    expect(row).to_be_hidden()
+    assert not Award.objects.filter(pk=award.pk).exists(), language
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_footer_keeps_its_command_on_one_line(web, language):
     # At 390 px the footer broke "python -m scoring" after its hyphen ("python -" / "m
     # scoring"): a command read across two lines is copied wrong.
