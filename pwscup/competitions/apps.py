@@ -10,9 +10,12 @@ class CompetitionsConfig(AppConfig):
     def ready(self):
         # Imported here, not at the top: models may be imported only once the app registry
         # is ready (Django's rule for ready()).
+        from pwscup.competitions.attack_top import ATTACK_TOP, ATTACK_TOP_LABEL
         from pwscup.competitions.audit_details import value_labels_register
         from pwscup.competitions.dates import clamp_on_load
         from pwscup.competitions.standings_models import Standings
+        from pwscup.competitions.totals import TOTAL
+        from pwscup.kinds import rankings
 
         # A date stored outside the accepted window is read as one just outside it, never
         # as an error (pwscup/competitions/dates.py).
@@ -21,3 +24,9 @@ class CompetitionsConfig(AppConfig):
         value_labels_register(
             "standings", {**dict(Standings.Rule.choices), "removed": _("removed")}
         )
+        # Each counted round's rankings, by the labels the standings form shows.
+        value_labels_register(
+            "rounds",
+            {key.key: key.label for key in (rankings.RELEASE, rankings.ATTACK, TOTAL)},
+        )
+        value_labels_register("rounds", {ATTACK_TOP: ATTACK_TOP_LABEL})

@@ -29,6 +29,7 @@ from pwscup.kinds.rankings import AttackCells, RankingKey
 from scoring.scorer.matrix import power
 
 ATTACK_TOP = "attack_top"
+ATTACK_TOP_LABEL = _("Attack ranking against the top N releases")
 
 
 def attack_cells(round: Round) -> AttackCells | None:
@@ -84,6 +85,6 @@ def ranking_key(round: Round) -> RankingKey:
     attack = kind_keys.get("attack")
     return RankingKey(
         ATTACK_TOP,
-        _("Attack ranking against the top N releases"),
+        ATTACK_TOP_LABEL,
         higher_is_better=attack.higher_is_better if attack else True,
     )

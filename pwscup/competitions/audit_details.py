@@ -201,12 +201,16 @@ def field_label(name: str, *, action: str = "") -> str:
 
 def choice_text(labels: dict, value: str) -> str:
     """``value`` by its label: one value, ``value (rest)`` (a data pack's role and its data
-    choice) or ``value, value`` (the secrets); else as recorded."""
+    choice), ``head (value, value)`` (a standings round's rankings after its slug and
+    weight) or ``value, value`` (the secrets); else as recorded."""
     if value in labels:
         return str(labels[value])
     first, space, rest = value.partition(" (")
     if space and first in labels:
         return f"{labels[first]}{space}{rest}"
+    inside = rest[:-1].split(", ") if space and rest.endswith(")") else []
+    if inside and all(part in labels for part in inside):
+        return f"{first}{space}{separator().join(str(labels[part]) for part in inside)})"
     parts = value.split(", ")
     if all(part in labels for part in parts):
         return separator().join(str(labels[part]) for part in parts)

@@ -161,6 +161,37 @@ def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_label
         )
 
 
+def test_the_standings_rounds_name_their_rankings_as_the_standings_form_does():
+    """A standings line records each round as "slug ×weight (keys)": the keys read by the
+    rankings' labels (the words of the standings form), in the reader's language."""
+    from pwscup.competitions.attack_top import ATTACK_TOP_LABEL
+    from pwscup.competitions.totals import TOTAL
+    from pwscup.dp.standings import OVERALL
+    from pwscup.kinds.rankings import ATTACK, RELEASE
+    from pwscup.pwscup2015.standings import ANONYMIZATION
+
+    detail = {
+        "rounds": [
+            "prelim ×0.1 (release, attack, attack_top, total)",
+            "final ×0.9 (anonymization, overall)",
+        ]
+    }
+    for language, separator in (("ja", "、"), ("en", ", ")):
+        with override(language):
+            words = [str(label) for label in (RELEASE.label, ATTACK.label, ATTACK_TOP_LABEL)]
+            first = separator.join([*words, str(TOTAL.label)])
+            second = separator.join([str(ANONYMIZATION.label), str(OVERALL.label)])
+            assert detail_pairs(detail) == [
+                (str(LABELS["rounds"]), f"prelim ×0.1 ({first}){separator}final ×0.9 ({second})")
+            ]
+    with override("ja"):
+        assert "attack_top" not in detail_line(detail) and "公開データの順位" in detail_line(detail)
+    with override("en"):  # a part that is no ranking's key stays as recorded
+        assert detail_line({"rounds": "prelim ×0.1 (release, mystery)"}) == (
+            "Rounds: prelim ×0.1 (release, mystery)"
+        )
+
+
 def test_the_log_s_details_escape_every_text_and_write_each_moment_as_a_time():
     """The console's log shows ``detail_html``: a moment is a ``<time>`` (one line on a phone,
     where the details broke ``2026-12-13`` after a hyphen), recorded as a datetime or as its
