@@ -57,10 +57,18 @@ def limit_field(label, *, help_text=NO_LIMIT, **kwargs):
     return positive_int_field(label=label, required=False, help_text=help_text, **kwargs)
 
 
+class CompetitionRoundChoiceField(forms.ModelChoiceField):
+    """A choice among one competition's rounds: each listed by its own name, as the
+    competition's pages name it (its ``str`` repeats the competition's name)."""
+
+    def label_from_instance(self, obj) -> str:
+        return obj.name
+
+
 def whole_competition_round_field(queryset, **kwargs):
     """A choice of one of the competition's rounds (the form sets them as ``queryset``), or
     none: the whole competition."""
-    return forms.ModelChoiceField(
+    return CompetitionRoundChoiceField(
         label=_("Round"),
         queryset=queryset,
         required=False,

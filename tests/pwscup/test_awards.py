@@ -219,6 +219,21 @@ def test_the_forms_choices_are_the_competitions_own(world, client, other, make_w
     assert str(other["team"].pk) not in teams and str(elsewhere.round.pk) not in rounds
 
 
+def test_the_form_lists_each_round_by_its_own_name(world, client):
+    """The competition's own page lists its rounds by their names, as its other pages do:
+    "予選 / Preliminary", not the competition's name before it."""
+    world.round.name = "予選 / Preliminary"
+    world.round.save(update_fields=["name"])
+    client.force_login(world.organizer)
+    fields = {
+        f["name"]: f
+        for f in form_fields_of(client.get(awards_url(world)).content.decode(), "award-form")
+    }
+    texts = {o["value"]: o["text"].strip() for o in fields["round"]["options"]}
+    assert texts[str(world.round.pk)] == "予選 / Preliminary", texts
+    assert world.competition.name not in "".join(texts.values())
+
+
 @pytest.mark.parametrize(
     "fill",
     [
