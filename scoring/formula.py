@@ -216,6 +216,15 @@ def formula_names(text: str) -> list[str]:
     return _used_names(_parse(text))
 
 
+def formula_compares(text: str) -> bool:
+    """Whether the formula holds a comparison (``A < 50``: 1 when true, 0 when false).
+
+    >>> formula_compares("A + 2*(50-A)*(A<50)"), formula_compares("max(A, U) - 1")
+    (True, False)
+    """
+    return any(isinstance(node, ast.Compare) for node in ast.walk(_parse(text)))
+
+
 def formula_check(text: str, names: Iterable[str]) -> None:
     """Raise :class:`FormulaError` unless ``text`` is a formula over ``names`` only.
 

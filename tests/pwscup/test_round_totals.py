@@ -145,6 +145,24 @@ def test_results_tab_and_standings_once_published(world):
         assert '<code data-testid="round-total-formula">utility</code>' in rules
 
 
+@pytest.mark.parametrize(
+    ("formula", "compares"), [("utility", False), ("utility * (utility < 50)", True)]
+)
+def test_the_rules_tab_mentions_comparisons_only_for_a_formula_with_one(world, formula, compares):
+    round_total_formula_set(user=world.organizer, round=world.round, formula=formula)
+    client = Client()
+    client.force_login(world.users["a"])
+    for lang in ("en", "ja"):
+        client.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
+        rules = client.get(tab_url(world.round, RULES)).content.decode()
+        with translation.override(lang):
+            comparison = gettext("A comparison such as (A<50) counts 1 when true and 0 when false.")
+            missing = gettext("A team missing one of these scores, or disqualified, has no total.")
+        notes = rules.split('data-testid="round-total-notes">')[1].split("</p>")[0]
+        assert (comparison in notes) is compares, (lang, notes)
+        assert missing in notes, (lang, notes)
+
+
 def test_a_bundle_keeps_the_formula(world):
     round_total_formula_set(user=world.organizer, round=world.round, formula="utility + 1")
     organizer = creator(world.organizer)
