@@ -11,6 +11,7 @@ import pytest
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import Attack, Release
@@ -20,6 +21,7 @@ from tests.pwscup.scorer_world import (
     CONFIG,
     attack,
     attack_phase,
+    freeze,
     guess_bytes,
     release,
     release_bytes,
@@ -205,6 +207,28 @@ def test_scorer_an_attack_on_every_target_shows_each_targets_score(client):
         selectors.format_score(kept.targets[slug]["reidentified"]) for slug in ("teama", "teamb")
     ]
     assert cells(text, "target-score") == expected
+
+
+@pytest.mark.parametrize("attack_higher", [True, False])
+def test_scorer_the_rankings_headers_say_which_way_is_better(client, attack_higher):
+    """A release's protection is the attacks it suffered (0.98: re-identified at 98 %): its
+    header says lower is better when a higher attack score is the attacker's success, and
+    higher is better the other way round, in the reader's language."""
+    attack_column = {**CONFIG["attack_columns"][0], "higher_is_better": attack_higher}
+    config = {**CONFIG, "attack_columns": [attack_column]}
+    world = scorer_world(slug="shp6", letters="ab", config=config)
+    for letter, noise in zip("ab", (0, 20), strict=True):
+        release(world, letter, release_bytes(noise=noise, seed=noise))
+    freeze(world)
+    client.force_login(world.organizer)
+    arrow, words = ("↑", "higher is better") if not attack_higher else ("↓", "lower is better")
+    for lang in ("en", "ja"):
+        client.cookies["django_language"] = lang
+        text = page(client, tab_url(world, "results"))
+        header = re.search(r'data-testid="protection-header">(.*?)</th>', text).group(1)
+        assert re.search(r'data-testid="better">(.)<', header).group(1) == arrow, header
+        with translation.override(lang):
+            assert f'aria-label="{translation.gettext(words)}"' in header, (lang, header)
 
 
 def test_scorer_the_detail_page_is_sandboxed(client):

@@ -55,6 +55,10 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
         "ranked_by": ranked_by_text(board, state.config),
         "release_ranking": release_ranking,
         "attack_ranking": attack_ranking,
+        # A release's protection is the attacks it suffered: good when the attacks scored
+        # poorly (its header's arrow); an attacker's power is good as its attack score is.
+        "protection_higher": not state.config.attack_primary_column.higher_is_better,
+        "power_higher": state.config.attack_primary_column.higher_is_better,
         "matrix": matrix_table(board),
         "top": board.top,
     }
