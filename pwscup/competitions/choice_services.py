@@ -63,9 +63,10 @@ def choices_set(*, user, round: Round, rows) -> bool:
     for choice in removed:
         pick = TeamDataChoice.objects.filter(choice=choice).select_related("team").first()
         if pick is not None:
+            # ``field`` without ``row``: a form places it at the row that showed the pack.
             raise ValidationError(
-                _("The pack %(key)s cannot be removed: the team %(team)s has picked it.")
-                % {"key": choice.key, "team": pick.team.name}
+                _("The pack %(key)s cannot be removed: the team %(team)s has picked it."),
+                params={"field": "key", "key": choice.key, "team": pick.team.name},
             )
     before = [(c.key, c.label, c.label_ja, c.order) for c in existing.values()]
     for choice in removed:

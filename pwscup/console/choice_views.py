@@ -1,7 +1,7 @@
 """A round's data choice on its console page (every kind: a core setting of the round): the
 packs it offers (``choices_set``) and an organizer's change of a team's pick
 (``organizer_choice_change``, audited). A refused card comes back as it was typed, the reason
-above the page and a field's own error next to it."""
+above the page and under the row and field at fault."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -59,10 +59,15 @@ def round_choices_save(request, competition_slug, round_slug):
 
 
 def _place_errors(formset, error: ValidationError) -> None:
-    """Each error the service names by its row and field also under that field."""
+    """Each error the service names by its row and field also under that field; one about a
+    pack it names by its key alone (a picked pack that cannot be removed) under the row that
+    showed that pack."""
     for item in error.error_list:
         params = item.params or {}
         row, field = params.get("row", 0), params.get("field", "")
+        if not row and "key" in params:
+            shown = [form.initial.get("key") for form in formset.forms]
+            row = shown.index(params["key"]) + 1 if params["key"] in shown else 0
         if field and 1 <= row <= len(formset.forms):
             formset.forms[row - 1].add_error(field, ValidationError(item.message % params))
 

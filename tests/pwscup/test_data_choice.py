@@ -373,3 +373,24 @@ def test_a_refused_card_comes_back_with_what_was_typed_and_why(world):
     assert "send the form again" not in text
     assert 'value="Adult census typed"' in text and 'value="Bank typed"' in text
     assert not world.round.data_choices.exists()
+
+
+def test_a_picked_pack_emptied_on_the_card_is_refused_under_its_row(world):
+    """The organizer empties the row of a pack a team picked: the refusal is said under that
+    row's key (as the card's other errors are), not only above the page."""
+    offer_choices(world)
+    pick_on_data_tab(world, "a", "bank")
+    emptied = {"choices-1-key": "", "choices-1-label": "", "choices-1-label_ja": ""}
+    text = post_card(world, emptied)
+    card = text.split('data-testid="round-data-choice-form"')[1].split("</form>")[0]
+    rows = re.findall(r'<tr role="row">(.*?)</tr>', card, re.S)[1:]  # past the header
+    errors = [
+        re.sub(r"<[^>]+>", "", row.split('class="errorlist')[1])
+        for row in rows
+        if "errorlist" in row
+    ]
+    assert len(errors) == 1, errors
+    assert (
+        "errorlist" in rows[1] and "cannot be removed: the team Team A has picked it" in errors[0]
+    )
+    assert [c.key for c in world.round.data_choices.order_by("order")] == ["adult", "bank", "pop3"]
