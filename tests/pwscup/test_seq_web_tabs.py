@@ -222,7 +222,7 @@ def test_the_submit_tabs_uploads_list_releases_only_and_a_pending_guess_still_re
     own = list(world.sequential.releases.filter(team=world.teams["b"]))
     assert response.context["releases"] == own
     table = response.content.decode().split('data-testid="uploads"')[1].split("</section>")[0]
-    rows = re.findall(r'<tr data-testid="upload-(\d+)"', table)
+    rows = re.findall(r'<tbody data-testid="upload-(\d+)"', table)
     assert sorted(map(int, rows)) == sorted(r.pk for r in own)
     assert 'data-testid="live-reload"' in response.content.decode()  # the guess is queued
     services.attack_score(attack_id=guess.pk)
