@@ -14,6 +14,7 @@ from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, 
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import schedule_normalise, sequential_config_validate
+from pwscup.sequential.services.schedule_edit import EDITED, frozen_closes_errors
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 
@@ -25,15 +26,7 @@ class SequentialRoundForm(forms.ModelForm):
 
     class Meta:
         model = SequentialRound
-        fields = (
-            "step_closes",
-            "auto_freeze",
-            "daily_limit",
-            "total_limit",
-            "attack_daily_limit",
-            "attack_total_limit",
-            "attack_target_limit",
-        )
+        fields = ("step_closes", *EDITED)  # the settings the console's page also changes
         # Each release step is a window of its own.
         labels = {
             "daily_limit": _("uploads per team per release per day"),
@@ -71,6 +64,8 @@ class SequentialRoundForm(forms.ModelForm):
             parsed = schedule_normalise(sequential=self.instance, closes=parsed)
         except ValidationError as error:
             raise ValidationError(error.message_dict.get("step_closes", error.messages)) from None
+        if errors := frozen_closes_errors(sequential=self.instance, closes=parsed):
+            raise ValidationError(errors)
         return [at.isoformat() for at in parsed]
 
     def save(self, commit=True):

@@ -1,7 +1,7 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
 (masters, timeline T(1) … T(n) with arrivals and departures, freeze), and the panel's forms
-(``organizer_action``: freeze, confirmed on its own page; upload a master, answered as every
-panel's form is, ``console_post_answer``). Redrawing the masters and publishing the results
+(``organizer_action``: freeze, confirmed on its own page; the dates and limits, on theirs;
+upload a master, answered as every panel's form is, ``console_post_answer``). Redrawing the masters and publishing the results
 are lifecycle actions (``actions``: the console lists them beside the panel), each calling
 one service and recorded in the audit log. Organizers of the competition only."""
 
@@ -23,10 +23,11 @@ from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused, scoring_text
-from pwscup.core.form_fields import digits_value
+from pwscup.core.form_fields import digits_value, form_saved
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
+from pwscup.sequential.schedule_fields import ScheduleEditForm
 
 
 @login_required
@@ -130,6 +131,27 @@ def _freeze(request, access, sequential):
     return render(request, "sequential/freeze_confirm.html", context)
 
 
+def _dates(request, access, sequential):
+    """The round's page *Dates and limits*: each release's close (in the round's time zone),
+    the automatic freeze and the upload limits, saved by ``schedule_edit``."""
+    form = ScheduleEditForm(request.POST or None, sequential=sequential)
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.schedule_edit(
+            sequential=sequential, user=request.user, **form.schedule()
+        ),
+    )
+    if saved is not None:
+        if saved.value:
+            messages.success(request, _("The round's dates and limits are saved."))
+        else:
+            messages.info(request, _("Nothing changed: the dates and limits are as they were."))
+        return redirect("console:round", access.competition.slug, access.round.slug)
+    context = {"competition": access.competition, "round": access.round, "form": form}
+    return render(request, "sequential/schedule_edit.html", context)
+
+
 @login_required
 @kind_view(KEY)
 @require_http_methods(["GET", "POST"])
@@ -139,6 +161,8 @@ def organizer_action(request, access, action: str):
     sequential = selectors.sequential_of(round=access.round)
     if action == "freeze":
         return _freeze(request, access, sequential)
+    if action == "dates":
+        return _dates(request, access, sequential)
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     if action != "master":

@@ -1,7 +1,8 @@
 """The step windows and upload limits of a sequential round (its releases' and its attack
 phase's), as form fields
 (:class:`ScheduleFields`, a base of the console's round form,
-:class:`pwscup.sequential.round_form.SequentialRoundForm`)."""
+:class:`pwscup.sequential.round_form.SequentialRoundForm`, and of the form changing them
+later, :class:`ScheduleEditForm`)."""
 
 import datetime as dt
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import dates_check, form_dates_check
 from pwscup.core.form_fields import limit_field
+from pwscup.core.time_zones import zone_or_default
 
 
 class ClosesField(forms.CharField):
@@ -108,3 +110,37 @@ class ScheduleFields(forms.Form):
             "total_limit": data.get("total_limit"),
             **{name: data.get(name) for name in self.ATTACK_LIMIT_FIELDS},
         }
+
+
+class ScheduleEditForm(ScheduleFields):
+    """The same fields for an existing round (its console page *Dates and limits*, saved by
+    ``schedule_edit``): shown as stored, the closes in the round's time zone; the attack
+    phase's limits only for a round that has one (otherwise kept as they are)."""
+
+    def __init__(self, data=None, *, sequential, **kwargs):
+        self.sequential = sequential
+        zone = zone_or_default(sequential.round.timezone)
+        closes = [
+            sequential.close_of(step).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+            for step in range(1, len(sequential.step_closes or []) + 1)
+        ]
+        names = ("auto_freeze", "daily_limit", "total_limit", *self.ATTACK_LIMIT_FIELDS)
+        initial = {name: getattr(sequential, name) for name in names}
+        super().__init__(data, initial={**initial, "step_closes": "\n".join(closes)}, **kwargs)
+        if not sequential.config.get("attack_phase"):
+            for name in self.ATTACK_LIMIT_FIELDS:
+                del self.fields[name]
+
+    def release_count(self) -> int:
+        return self.sequential.n_releases
+
+    def schedule(self) -> dict:
+        """``schedule_edit``'s keyword arguments (without the limits the page does not show)."""
+        hidden = set(self.ATTACK_LIMIT_FIELDS) - set(self.fields)
+        return {name: value for name, value in super().schedule().items() if name not in hidden}
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        """The service's errors next to the fields (its ``step_length``: the step's hours)."""
+        for field, messages in error.message_dict.items():
+            field = {"step_length": "step_hours"}.get(field, field)
+            self.add_error(field if field in self.fields else None, messages)

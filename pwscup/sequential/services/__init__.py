@@ -1,7 +1,8 @@
 """What the sequential round writes, one module per thing written: ``rounds`` (the
-configuration, the creation, the release schedule), ``masters``, ``releases`` (uploads and
-their check), ``freeze`` (by hand and on schedule) and ``attacks`` (targets, guesses, and the
-publication of the results that ends the phase); ``common`` holds what they share. Every
+configuration, the creation, the release schedule), ``schedule_edit`` (the schedule's later
+edit), ``masters``, ``releases`` (uploads and their check), ``freeze`` (by hand and on
+schedule) and ``attacks`` (targets, guesses, and the publication of the results that ends
+the phase); ``common`` holds what they share. Every
 entry point (console, admin, pages, tasks, the demo) calls these functions; the maths is
 ``scoring.sequential``, reached only through :mod:`pwscup.sequential.engine`. Uploads enter
 through the core's upload pipeline (``upload_keep``) and are checked and scored by a Celery
@@ -30,6 +31,7 @@ from pwscup.sequential.services.rounds import (
     sequential_config_validate,
     sequential_round_create,
 )
+from pwscup.sequential.services.schedule_edit import schedule_edit
 
 __all__ = [
     "CHECK_RELEASE_TASK",
@@ -45,6 +47,7 @@ __all__ = [
     "release_check",
     "release_upload",
     "results_publish",
+    "schedule_edit",
     "schedule_normalise",
     "schedule_set",
     "sequential_config_validate",

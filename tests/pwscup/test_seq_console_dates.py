@@ -1,0 +1,163 @@
+"""The sequential round's console page *Dates and limits* (``sequential:action`` ``dates``,
+saved by ``services.schedule_edit``): an organizer who is not a superuser moves the next
+release's close after the round exists and the teams' upload window follows; a frozen
+release keeps its close (on the admin's form too) and the closes keep their order; others
+are refused; Japanese."""
+
+import datetime as dt
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from pwscup.competitions.models import AuditEntry, RankingVersion
+from pwscup.core.errors import Refused
+from pwscup.sequential import services
+from pwscup.sequential.admin import SequentialRoundForm as SequentialRoundAdminForm
+from pwscup.sequential.models import Release, SequentialRound
+from tests.pwscup.rendered_forms import post_as_rendered
+from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+
+pytestmark = pytest.mark.django_db
+
+FORM = "seq-dates-form"
+TABLE3, TABLE9 = "zhang_release_1.csv", "zhang_release_2_table9.csv"
+CLOSE_1 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)  # 18:00 in Asia/Tokyo
+DAY = dt.timedelta(days=1)
+
+
+def scheduled_world():
+    """Release 1 closes at CLOSE_1, release 2 a day later (the round is in Asia/Tokyo)."""
+    world = seq_world()
+    services.schedule_set(sequential=world.sequential, first_close=CLOSE_1, step_length=DAY)
+    world.sequential.refresh_from_db()
+    return world
+
+
+def page_url(world) -> str:
+    return reverse("sequential:action", args=[world.competition.slug, world.round.slug, "dates"])
+
+
+def signed_in(user, language="en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def closes_typed(*closes) -> str:
+    """The closes as the page's field takes them: one per line, in the round's time zone."""
+    tokyo = dt.timezone(dt.timedelta(hours=9))
+    return "\n".join(at.astimezone(tokyo).strftime("%Y-%m-%d %H:%M") for at in closes)
+
+
+def stored_closes(world) -> list:
+    return SequentialRound.objects.get(pk=world.sequential.pk).step_closes
+
+
+def test_an_organizer_extends_the_next_release_and_a_team_uploads_in_the_new_window():
+    world = scheduled_world()
+    assert not world.organizer.is_superuser
+    publish(world, "a", 1, fixture(TABLE3), now=CLOSE_1 - dt.timedelta(hours=1))
+    assert freeze(world) == 1
+    late = CLOSE_1 + DAY + dt.timedelta(hours=1)  # after release 2's close
+    with pytest.raises(Refused):
+        publish(world, "a", 2, fixture(TABLE9), now=late)
+
+    client = signed_in(world.organizer)
+    control = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    assert page_url(world) in client.get(control).content.decode()
+    before = RankingVersion.objects.filter(round=world.round).values_list("version", flat=True)
+    before = before.first() or 0
+    fill = {"step_closes": closes_typed(CLOSE_1, CLOSE_1 + 2 * DAY), "daily_limit": "4"}
+    answer = post_as_rendered(client, page_url(world), FORM, fill)
+    assert answer.status_code == 302, answer.content.decode()
+
+    world.sequential.refresh_from_db()
+    assert world.sequential.close_of(1) == CLOSE_1  # the frozen release keeps its close
+    assert world.sequential.close_of(2) == CLOSE_1 + 2 * DAY
+    assert world.sequential.daily_limit == 4
+    assert RankingVersion.objects.get(round=world.round).version == before + 1
+    edit = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    assert edit.latest("pk").detail["fields"] == ["step_closes", "daily_limit"]
+    release = publish(world, "a", 2, fixture(TABLE9), now=late)
+    assert release.status == Release.Status.FINISHED
+
+
+def test_a_frozen_releases_close_does_not_move_and_nothing_is_saved():
+    world = scheduled_world()
+    freeze(world)
+    stored = stored_closes(world)
+    answer = post_as_rendered(
+        signed_in(world.organizer, "ja"),
+        page_url(world),
+        FORM,
+        {"step_closes": closes_typed(CLOSE_1 + dt.timedelta(hours=3), CLOSE_1 + 2 * DAY)},
+    )
+    assert answer.status_code == 200
+    assert answer.context["form"].errors["step_closes"] == [
+        "リリース 1 は凍結済みです。締切はもう変更できません。"
+    ]
+    assert stored_closes(world) == stored
+    assert not AuditEntry.objects.filter(round=world.round, action="round_edited").exists()
+
+
+def test_the_admin_keeps_a_frozen_releases_close_too():
+    world = scheduled_world()
+    freeze(world)
+    moved = [(CLOSE_1 + dt.timedelta(hours=3)).isoformat(), (CLOSE_1 + DAY).isoformat()]
+    data = {"config": json.dumps(world.sequential.config), "step_closes": json.dumps(moved)}
+    form = SequentialRoundAdminForm(data, instance=world.sequential)
+    assert not form.is_valid()
+    assert form.errors["step_closes"] == ["Release 1 is frozen: its close can no longer move."]
+
+
+def test_a_later_close_stays_after_an_earlier_one():
+    world = scheduled_world()
+    stored = stored_closes(world)
+    answer = post_as_rendered(
+        signed_in(world.organizer),
+        page_url(world),
+        FORM,
+        {"step_closes": closes_typed(CLOSE_1 + 2 * DAY, CLOSE_1 + DAY)},
+    )
+    assert answer.status_code == 200
+    assert answer.context["form"].errors["step_closes"] == ["Release 2 must close after release 1."]
+    assert stored_closes(world) == stored
+
+
+def test_the_page_as_rendered_changes_nothing():
+    world = scheduled_world()
+    answer = post_as_rendered(signed_in(world.organizer), page_url(world), FORM)
+    assert answer.status_code == 302
+    assert not AuditEntry.objects.filter(round=world.round, action="round_edited").exists()
+    assert not RankingVersion.objects.filter(round=world.round).exists()
+
+
+def test_a_non_organizer_is_refused_and_nothing_changes():
+    world = scheduled_world()
+    stored = stored_closes(world)
+    for user in (world.users["a"], None):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        page = client.get(page_url(world))
+        posted = client.post(page_url(world), {"step_closes": "2099-01-01 00:00"})
+        assert page.status_code in (302, 403, 404), page.status_code
+        assert posted.status_code in (302, 403, 404), posted.status_code
+        if user is not None:
+            assert (page.status_code, posted.status_code) == (403, 403)
+    assert stored_closes(world) == stored
+
+
+def test_the_page_in_japanese():
+    world = scheduled_world()
+    client = signed_in(world.organizer, "ja")
+    control = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    assert "日程と上限を変更" in client.get(control).content.decode()
+    page = re.sub(r"<[^>]*>", " ", client.get(page_url(world)).content.decode())
+    for words in ("日程と上限", "各リリースの締切", "凍結"):
+        assert words in page, words
+    for english in ("Dates and limits", "Uploads per team", "close", "time zone"):
+        assert english not in page, english
