@@ -19,11 +19,15 @@ LIMITS = ("daily_limit", "total_limit", "target_limit")
 
 
 def phases_edit_values(*, round: Round) -> dict[str, PhaseValues | None]:
-    """Every phase the round's kind names (``phase_labels``), in its order, as stored
-    (``None``: the round lacks it; the page then makes it)."""
+    """Every phase the round's kind names (``PhasesEdit.phase_labels``), in its order, as
+    stored (``None``: the round lacks it; the page then makes it); the kind's own reading
+    for windows of its own row (``PhasesEdit.stored``)."""
+    kind = kind_of(round)
+    if kind.phases_edit.stored is not None:
+        return kind.phases_edit.stored(round=round)
     stored = {phase.kind: phase for phase in Phase.objects.filter(round=round)}
     values = {}
-    for key in kind_of(round).phase_labels:
+    for key in kind.phases_edit.phase_labels(kind):
         phase = stored.get(key)
         values[key] = phase and PhaseValues(
             opens_at=phase.opens_at,
@@ -49,7 +53,7 @@ def phases_edit_changes(*, stored: dict, phases: dict) -> list[str]:
 def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> list[str]:
     """Save an organizer's dates and limits of every phase of ``round`` (``phases``: the
     kind's keys to ``PhaseValues``) in one transaction, each through ``phase_set`` (an edit
-    of dates is the phase's new plan). Refused (404) for a kind that declares no such edit;
+    of dates is the phase's new plan), or the kind's ``PhasesEdit.save``. Refused (404) for a kind that declares no such edit;
     raises ``ValidationError`` keyed by the page's fields with every error the kind's game
     finds (``PhasesEdit.errors``). Records the changed fields as the round's edit and bumps
     its ranking version (its pages show the phases). Returns the changed fields."""
@@ -64,14 +68,21 @@ def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> 
         if not changed:
             return []
         ranking_version_bump(round_ids=[round.pk])
-        kept = {p.kind: p.leaderboard_public for p in Phase.objects.filter(round=round)}
-        for key, values in phases.items():
-            if key not in edit.target_limit_phases:
-                values = replace(values, target_limit=None)
-            phase_set(
-                round=round, kind=key, leaderboard_public=kept.get(key, False), **asdict(values)
-            )
+        if edit.save is not None:
+            edit.save(round=round, phases=phases)
+        else:
+            phases_save(round=round, phases=phases, edit=edit)
         round_audit_record(
             user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
         )
     return changed
+
+
+def phases_save(*, round: Round, phases: dict[str, PhaseValues], edit) -> None:
+    """Every phase through ``phase_set`` (an edit of dates is the phase's new plan), its
+    leaderboard's visibility kept."""
+    kept = {p.kind: p.leaderboard_public for p in Phase.objects.filter(round=round)}
+    for key, values in phases.items():
+        if key not in edit.target_limit_phases:
+            values = replace(values, target_limit=None)
+        phase_set(round=round, kind=key, leaderboard_public=kept.get(key, False), **asdict(values))

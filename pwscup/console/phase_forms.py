@@ -1,6 +1,7 @@
 """The console's form of a round's phases (*Dates and limits*): each phase the round's kind
-names (``phase_labels``), its window typed in the round's time zone and its upload limits
-per team, per target for a phase the kind limits so (``PhasesEdit.target_limit_phases``)."""
+names (``PhasesEdit.phase_labels``), its window typed in the round's time zone and its
+upload limits per team, per target for a phase the kind limits so
+(``PhasesEdit.target_limit_phases``)."""
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ class PhasesEditForm(forms.Form):
         self.zone = zone_or_default(round.timezone)
         super().__init__(*args, initial=self.initial_of(stored), **kwargs)
         self.groups = []
-        for key, label in kind.phase_labels.items():
+        for key, label in kind.phases_edit.phase_labels(kind).items():
             fields = {
                 f"{key}_opens_at": local_datetime_field(_("%(phase)s opens") % {"phase": label}),
                 f"{key}_closes_at": local_datetime_field(_("%(phase)s closes") % {"phase": label}),

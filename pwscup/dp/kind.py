@@ -12,6 +12,7 @@ from pwscup.dp.actions import dp_actions
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, RELEASE_PHASE_LABEL
+from pwscup.dp.services.window_edit import DP_PHASES_EDIT
 from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
@@ -26,6 +27,8 @@ class DPKind(RoundKind):
         "after the close, next to the paper's baselines."
     )
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
+    # The console's page *Dates and limits* of the release window (its own row's, not a phase).
+    phases_edit = DP_PHASES_EDIT
 
     def validate_config(self, config: dict) -> dict:
 

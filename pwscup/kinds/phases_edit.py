@@ -3,8 +3,9 @@ console's page *Dates and limits* of a round whose windows are the core's ``Phas
 
 A kind declares a ``PhasesEdit``; the core serves the page (``pwscup.console.phase_views``),
 checks the dates the platform accepts and saves every phase through ``phase_set``
-(``pwscup.competitions.phases_edit``). The kind says only what its game refuses. A kind with
-an edit page of its own (the 2015 game) declares none."""
+(``pwscup.competitions.phases_edit``). The kind says only what its game refuses, and, when
+its windows live in its own row, how they are read and saved. A kind with an edit page of
+its own (the 2015 game, the sequential rounds) declares none."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,3 +33,14 @@ class PhasesEdit:
 
     errors: Callable[..., dict]
     target_limit_phases: tuple[str, ...] = ()
+    # A kind whose windows are not the core's ``Phase`` rows (the DP round's release window is
+    # its own row's) names them here (``labels``, instead of ``phase_labels``), reads them
+    # (``stored(round=)``: ``{key: PhaseValues}``) and saves them (``save(round=, phases=)``,
+    # in the core's transaction, after the ranking version's bump).
+    labels: dict | None = None
+    stored: Callable[..., dict] | None = None
+    save: Callable[..., None] | None = None
+
+    def phase_labels(self, kind) -> dict:
+        """The windows the page holds, by key, in order: ``labels``, or the kind's phases."""
+        return kind.phase_labels if self.labels is None else self.labels

@@ -1,0 +1,103 @@
+"""The DP round's release window on the core's console page *Dates and limits*
+(``DPKind.phases_edit``: the window is the round's own row's): an organizer who is not a
+superuser extends it after the round exists and a team's upload follows; the admin's rules
+hold; others are refused; Japanese."""
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from pwscup.competitions.models import AuditEntry, Phase, RankingVersion
+from pwscup.core.errors import Refused
+from pwscup.dp.models import DPRound, Estimate
+from tests.pwscup.dp_world import build_dp_world, toy_estimate_csv, upload_estimate
+from tests.pwscup.rendered_forms import post_as_rendered
+
+pytestmark = pytest.mark.django_db
+
+FORM = "round-phases-form"
+
+
+def page_url(world) -> str:
+    return reverse("console:round_phases", args=[world.competition.slug, world.round.slug])
+
+
+def signed_in(user, language="en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def typed(world, at: dt.datetime) -> str:
+    return at.astimezone(ZoneInfo(world.round.timezone)).strftime("%Y-%m-%dT%H:%M")
+
+
+def stored(world) -> DPRound:
+    return DPRound.objects.get(pk=world.dp_round.pk)
+
+
+def test_an_organizer_extends_a_closed_release_window_and_a_team_uploads_again():
+    world = build_dp_world(open_now=False)
+    assert not world.organizer.is_superuser
+    with pytest.raises(Refused):
+        upload_estimate(world, "a", "eps-1", toy_estimate_csv())
+
+    client = signed_in(world.organizer)
+    control = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    assert page_url(world) in client.get(control).content.decode()
+    closes = timezone.now() + dt.timedelta(days=2)
+    fill = {"release_closes_at": typed(world, closes), "release_daily_limit": "3"}
+    answer = post_as_rendered(client, page_url(world), FORM, fill)
+    assert answer.status_code == 302, answer.content.decode()
+
+    world.dp_round = stored(world)
+    assert world.dp_round.closes_at == closes.replace(second=0, microsecond=0)
+    assert world.dp_round.daily_limit == 3
+    assert not Phase.objects.filter(round=world.round).exists()  # its own row, no phase
+    assert RankingVersion.objects.get(round=world.round).version >= 1
+    edit = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    assert edit.latest("pk").detail["fields"] == ["release_closes_at", "release_daily_limit"]
+    assert upload_estimate(world, "a", "eps-1", toy_estimate_csv()).status == (
+        Estimate.Status.FINISHED
+    )
+
+
+def test_a_window_closing_before_it_opens_is_refused_under_its_field():
+    world = build_dp_world()
+    before = stored(world).closes_at
+    opens = stored(world).opens_at
+    answer = post_as_rendered(
+        signed_in(world.organizer, "ja"),
+        page_url(world),
+        FORM,
+        {"release_closes_at": typed(world, opens - dt.timedelta(hours=1))},
+    )
+    assert answer.status_code == 200
+    assert "開始" in answer.context["form"].errors["release_closes_at"][0]
+    assert stored(world).closes_at == before
+
+
+def test_a_non_organizer_is_refused_and_nothing_changes():
+    world = build_dp_world()
+    before = stored(world).closes_at
+    client = signed_in(world.users["a"])
+    assert client.get(page_url(world)).status_code == 404
+    posted = client.post(page_url(world), {"release_closes_at": "2099-01-01T00:00"})
+    assert posted.status_code == 404
+    assert stored(world).closes_at == before
+
+
+def test_the_page_in_japanese():
+    world = build_dp_world()
+    answer = signed_in(world.organizer, "ja").get(page_url(world))
+    assert answer.status_code == 200
+    page = re.sub(r"<[^>]*>", " ", answer.content.decode())
+    for words in ("日程と上限", "開示フェーズの開始", "開示フェーズの締切"):
+        assert words in page, words
+    for english in ("Dates and limits", "Release phase", "Uploads per team", "time zone"):
+        assert english not in page, english
