@@ -1,9 +1,10 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
 (masters, timeline T(1) … T(n) with arrivals and departures, freeze), and the panel's forms
 (``organizer_action``: freeze, confirmed on its own page; the dates and limits, on theirs;
-upload a master, answered as every panel's form is, ``console_post_answer``). Redrawing the masters and publishing the results
-are lifecycle actions (``actions``: the console lists them beside the panel), each calling
-one service and recorded in the audit log. Organizers of the competition only."""
+upload a master, answered as every panel's form is, ``console_post_answer``). Redrawing the
+masters and publishing the results are lifecycle actions (``actions``: the console lists
+them beside the panel), each calling one service and recorded in the audit log. Organizers
+of the competition only."""
 
 import json
 
