@@ -53,10 +53,11 @@ def phases_edit_changes(*, stored: dict, phases: dict) -> list[str]:
 def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> list[str]:
     """Save an organizer's dates and limits of every phase of ``round`` (``phases``: the
     kind's keys to ``PhaseValues``) in one transaction, each through ``phase_set`` (an edit
-    of dates is the phase's new plan), or the kind's ``PhasesEdit.save``. Refused (404) for a kind that declares no such edit;
-    raises ``ValidationError`` keyed by the page's fields with every error the kind's game
-    finds (``PhasesEdit.errors``). Records the changed fields as the round's edit and bumps
-    its ranking version (its pages show the phases). Returns the changed fields."""
+    of dates is the phase's new plan), or the kind's ``PhasesEdit.save``. Refused (404) for
+    a kind that declares no such edit; raises ``ValidationError`` keyed by the page's fields
+    with every error the kind's game finds (``PhasesEdit.errors``). Records the changed
+    fields as the round's edit and bumps its ranking version (its pages show the phases).
+    Returns the changed fields."""
     edit = kind_of(round).phases_edit
     if edit is None:
         raise Refused(_("This round's dates are edited on its own page."), status=404)
