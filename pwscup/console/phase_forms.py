@@ -1,7 +1,7 @@
 """The console's form of a round's phases (*Dates and limits*): each phase the round's kind
 names (``PhasesEdit.phase_labels``), its window typed in the round's time zone and its
-upload limits per team, per target for a phase the kind limits so
-(``PhasesEdit.target_limit_phases``)."""
+upload limits per team (labelled as the kind counts them, ``PhasesEdit.limit_labels``), per
+target for a phase the kind limits so (``PhasesEdit.target_limit_phases``)."""
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -19,12 +19,13 @@ class PhasesEditForm(forms.Form):
         self.zone = zone_or_default(round.timezone)
         super().__init__(*args, initial=self.initial_of(stored), **kwargs)
         self.groups = []
+        daily_label, total_label = kind.phases_edit.limit_labels
         for key, label in kind.phases_edit.phase_labels(kind).items():
             fields = {
                 f"{key}_opens_at": local_datetime_field(_("%(phase)s opens") % {"phase": label}),
                 f"{key}_closes_at": local_datetime_field(_("%(phase)s closes") % {"phase": label}),
-                f"{key}_daily_limit": limit_field(_("Uploads per team per day")),
-                f"{key}_total_limit": limit_field(_("Uploads per team in total")),
+                f"{key}_daily_limit": limit_field(daily_label),
+                f"{key}_total_limit": limit_field(total_label),
             }
             if key in kind.phases_edit.target_limit_phases:
                 fields[f"{key}_target_limit"] = limit_field(_("Uploads per team per target"))

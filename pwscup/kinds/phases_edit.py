@@ -10,6 +10,12 @@ its own (the 2015 game, the sequential rounds) declares none."""
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
+# The core's labels of a phase's two limits (a kind that counts its limits otherwise, per
+# level say, declares its own ``limit_labels``).
+UPLOAD_LIMIT_LABELS = (_("Uploads per team per day"), _("Uploads per team in total"))
+
 
 @dataclass(frozen=True)
 class PhaseValues:
@@ -29,10 +35,13 @@ class PhasesEdit:
     PhaseValues}``, every phase of the round), as ``{field: message}`` keyed by the page's
     fields (``<phase key>_opens_at``, ``_closes_at``, ``_daily_limit``, ``_total_limit``,
     ``_target_limit``), every error at once; ``{}``: none. ``target_limit_phases``: the
-    phases whose uploads are also limited per target (the page asks for that limit)."""
+    phases whose uploads are also limited per target (the page asks for that limit).
+    ``limit_labels``: the labels of the daily and total limits, as the kind's game counts
+    them (default: a team's uploads per day and in total)."""
 
     errors: Callable[..., dict]
     target_limit_phases: tuple[str, ...] = ()
+    limit_labels: tuple = UPLOAD_LIMIT_LABELS
     # A kind whose windows are not the core's ``Phase`` rows (the DP round's release window is
     # its own row's) names them here (``labels``, instead of ``phase_labels``), reads them
     # (``stored(round=)``: ``{key: PhaseValues}``) and saves them (``save(round=, phases=)``,

@@ -167,6 +167,19 @@ def test_the_2015_round_has_its_own_edit_page_and_is_not_offered_this_one(world)
     assert client.get(page_url(world.round)).status_code == 404
 
 
+@pytest.mark.parametrize(
+    "build",
+    [lambda: syn.syn_world(letters="a"), lambda: sco.scorer_world(letters="a", build=False)],
+    ids=["synthetic", "scorer"],
+)
+def test_the_limits_are_a_teams_uploads_per_day_and_in_total(build):
+    world = build()
+    page = signed_in(world.organizer).get(page_url(world.round)).content.decode()
+    for words in ("Uploads per team per day", "Uploads per team in total"):
+        assert words in page, words
+    assert "per level" not in page
+
+
 def test_the_page_in_japanese():
     world = sco.scorer_world(letters="a", build=False)
     client = signed_in(world.organizer, "ja")

@@ -92,12 +92,28 @@ def test_a_non_organizer_is_refused_and_nothing_changes():
     assert stored(world).closes_at == before
 
 
-def test_the_page_in_japanese():
-    world = build_dp_world()
-    answer = signed_in(world.organizer, "ja").get(page_url(world))
+def page_text(world, language) -> str:
+    answer = signed_in(world.organizer, language).get(page_url(world))
     assert answer.status_code == 200
-    page = re.sub(r"<[^>]*>", " ", answer.content.decode())
-    for words in ("日程と上限", "開示フェーズの開始", "開示フェーズの締切"):
+    return re.sub(r"<[^>]*>", " ", answer.content.decode())
+
+
+def test_the_limits_are_labelled_per_level_as_the_round_counts_them():
+    page = page_text(build_dp_world(), "en")
+    for words in ("Estimates per team per level per day", "Estimates per team per level in all"):
+        assert words in page, words
+    assert "Uploads per team" not in page
+
+
+def test_the_page_in_japanese():
+    page = page_text(build_dp_world(), "ja")
+    for words in (
+        "日程と上限",
+        "開示フェーズの開始",
+        "開示フェーズの締切",
+        "1 チーム・1 レベルあたりの 1 日の推定値の数",
+        "1 チーム・1 レベルあたりの推定値の総数",
+    ):
         assert words in page, words
     for english in ("Dates and limits", "Release phase", "Uploads per team", "time zone"):
         assert english not in page, english

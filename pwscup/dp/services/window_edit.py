@@ -5,6 +5,7 @@ it, then ``dp_round_window_set``). The core checks the platform's dates, bumps t
 version and records the edit."""
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.services import phase_window_check
 from pwscup.dp.models import DPRound
@@ -54,6 +55,11 @@ def dp_window_save(*, round, phases: dict) -> None:
 DP_PHASES_EDIT = PhasesEdit(
     errors=dp_window_errors,
     labels={RELEASE: RELEASE_PHASE_LABEL},
+    # A team's limits count its estimates per level, as the round's form says.
+    limit_labels=(
+        _("Estimates per team per level per day"),
+        _("Estimates per team per level in all"),
+    ),
     stored=dp_window_stored,
     save=dp_window_save,
 )
