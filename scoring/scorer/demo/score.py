@@ -1,13 +1,15 @@
 """The demo game's scoring program (standard library only; run in the sandbox).
 
 ``score.py release INPUT OUTPUT``
-    ``INPUT/res/release.csv`` (columns ``id,age,zipcode,income``, exactly the ids of
-    ``INPUT/ref/original.csv``) -> ``scores.json`` ``{"utility": …}`` (100 × (1 − the mean
-    over the numeric columns of the mean absolute error over the column's range)) and
-    ``public/release.csv``: ``row,age,zipcode,income``, no id, its rows in an order that
-    depends only on the uploaded file's bytes.
+    The team's one CSV file in ``INPUT/res/``, ``release.csv`` or any other name (columns
+    ``id,age,zipcode,income``, exactly the ids of ``INPUT/ref/original.csv``) ->
+    ``scores.json`` ``{"utility": …}`` (100 × (1 − the mean over the numeric columns of the
+    mean absolute error over the column's range)) and ``public/release.csv``:
+    ``row,age,zipcode,income``, no id, its rows in an order that depends only on the
+    uploaded file's bytes.
 ``score.py attack INPUT OUTPUT``
-    ``INPUT/res/guess.csv`` (columns ``row,id``) against the target's release at
+    The team's CSV file in ``INPUT/res/``, ``guess.csv`` or any other name (columns
+    ``row,id``), against the target's release at
     ``INPUT/targets/<name>/release.csv`` -> ``{"reidentified": share of rows guessed right}``.
     With ``"target"`` in ``INPUT/context.json`` one target; without it every folder of
     ``INPUT/targets`` and the submission holds ``<name>.csv`` for each.
@@ -18,9 +20,10 @@
     ``release`` = utility × (1 − the best re-identification any attacker reached on it) and
     ``attack`` = its mean re-identification over the targets it attacked.
 
-A refusal prints what is wrong (column, row, value) on stderr, in Japanese and in English (the
-platform shows the printed lines as they are, to readers of either language), and exits with
-status 1.
+Every CSV file is read as UTF-8 (with or without a byte-order mark) or, failing that, as
+Shift_JIS (CP932, what Japanese Excel saves). A refusal prints what is wrong (the file by the
+name it has, the column, row and value) on stderr, in Japanese and in English (the platform
+shows the printed lines as they are, to readers of either language), and exits with status 1.
 """
 
 import csv
@@ -33,6 +36,7 @@ import sys
 COLUMNS = ["id", "age", "zipcode", "income"]
 NUMERIC = COLUMNS[1:]
 GUESS_COLUMNS = ["row", "id"]
+CELL_LIMIT = 131_072  # characters in one cell: Python's csv module's own limit
 
 
 class Refused(Exception):
@@ -52,25 +56,35 @@ def read_csv(path, columns, what):
             data = file.read()
     except OSError:
         raise Refused(f"{what} is missing", f"{what} がありません") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    text = None
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    if text is None:
         raise Refused(
-            f"{what} is not UTF-8 text", f"{what} が UTF-8 のテキストではありません"
-        ) from None
+            f"{what} is neither UTF-8 nor Shift-JIS (CP932): upload a CSV file in either",
+            f"{what} は UTF-8 でも Shift-JIS (CP932) でもありません。"
+            "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください",
+        )
+    # The csv module refuses a longer cell without saying where: read it, then say so.
+    csv.field_size_limit(max(len(text), CELL_LIMIT))
     try:
         rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error as error:  # a quote never closed that swallows the file, say
+    except csv.Error as error:
         raise Refused(
             f"{what} is not a CSV file this program can read ({error})",
             f"{what} をこのプログラムは CSV として読めません（{error}）",
         ) from None
+    long_cell_check(rows, columns, what)
     if not rows or rows[0] != columns:
         header = ",".join(rows[0]) if rows else ""
         expected = ",".join(columns)
         raise Refused(
             f"{what}: the header is {header!r}; expected {expected!r}",
-            f"{what}: 見出し行が {header!r} です（{expected!r} のはずです）",
+            f"{what}: ヘッダーが {header!r} です（{expected!r} のはずです）",
         )
     body = rows[1:]
     for number, row in enumerate(body, start=1):
@@ -80,6 +94,21 @@ def read_csv(path, columns, what):
                 f"{what}: {number} 行目の値が {len(row)} 個です（{len(columns)} 個のはずです）",
             )
     return data, body
+
+
+def long_cell_check(rows, columns, what):
+    """Refuses a cell over ``CELL_LIMIT`` characters, naming its column and row (row 0: the
+    header); a quote never closed makes one cell of the rest of the file."""
+    for line, row in enumerate(rows):
+        for index, cell in enumerate(row):
+            if len(cell) > CELL_LIMIT:
+                column = columns[index] if index < len(columns) else f"#{index + 1}"
+                raise Refused(
+                    f"{what}: column {column}, row {line}: the cell holds {len(cell)}"
+                    f" characters; a cell may hold at most {CELL_LIMIT} (a quote not closed?)",
+                    f"{what}: 列 {column}、{line} 行目: セルは {len(cell)} 文字あります。"
+                    f"セルは {CELL_LIMIT} 文字までです（閉じていない引用符はありませんか）",
+                )
 
 
 def number(text, what, column, row):
@@ -143,7 +172,7 @@ def submitted(res, name):
 def score_release(input_dir, output_dir):
     _, original = release_rows(os.path.join(input_dir, "ref", "original.csv"), "original.csv")
     path = submitted(os.path.join(input_dir, "res"), "release.csv")
-    data, release = release_rows(path, "release.csv", expected_ids=set(original))
+    data, release = release_rows(path, os.path.basename(path), expected_ids=set(original))
     errors = []
     for index in range(len(NUMERIC)):
         truth = [float(original[i][index]) for i in original]
@@ -199,7 +228,8 @@ def score_attack(input_dir, output_dir):
     if context.get("target"):
         name = str(context["target"])
         release = submitted(os.path.join(targets, name), "release.csv")
-        return {"reidentified": reidentified(submitted(res, "guess.csv"), release, "guess.csv")}
+        guess = submitted(res, "guess.csv")
+        return {"reidentified": reidentified(guess, release, os.path.basename(guess))}
     names = sorted(os.listdir(targets)) if os.path.isdir(targets) else []
     if not names:
         raise Refused("there is no target to attack", "攻撃する対象がありません")

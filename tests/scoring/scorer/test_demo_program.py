@@ -138,9 +138,13 @@ def test_the_public_order_depends_only_on_the_content(game):
             lambda t: t.replace("p0004,", "p0004,9,", 1),
             "row 4 has 5 values",
         ),
-        (  # a quote never closed: Python's csv module raised, and a traceback was shown
+        (  # a quote never closed: its cell is the rest of the file, named where it starts
             lambda t: t.replace("p0002,", '"p0002' + "x" * 140_000 + ",", 1),
-            "is not a CSV file this program can read (field larger than field limit",
+            "column id, row 2: the cell holds",
+        ),
+        (  # a cell over the csv module's limit, quoted as it should be
+            lambda t: t.replace("p0003,", 'p0003,"' + "9" * 140_000 + '",', 1),
+            "column age, row 3: the cell holds 140000 characters; a cell may hold at most 131072",
         ),
     ],
 )
@@ -152,15 +156,54 @@ def test_a_bad_release_is_refused_with_what_is_wrong(game, edit, message):
 
 
 def test_a_number_that_is_not_one_is_named_by_column_and_row(game):
-    lines = demo_release_csv(game["original"], noise=0, seed=0).decode().splitlines()
-    fields = lines[5].split(",")
-    fields[3] = "lots"
-    lines[5] = ",".join(fields)
-    result = game["run"]("release", "release.csv", ("\n".join(lines) + "\n").encode())
+    result = game["run"]("release", "release.csv", _with_income(game, 5, "lots").encode())
     assert result.status == "refused"
     assert "column income, row 5: 'lots' is not a number" in result.render("en")
     # The program cannot know who reads it: it says it in both languages, column and row in each.
     assert "release.csv: 列 income、5 行目: 'lots' は数値ではありません" in result.render("ja")
+
+
+def _with_income(game, row: int, value: str) -> str:
+    """The unnoised release, ``value`` in the income column of data row ``row``."""
+    lines = demo_release_csv(game["original"], noise=0, seed=0).decode().splitlines()
+    fields = lines[row].split(",")
+    fields[3] = value
+    lines[row] = ",".join(fields)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_release_saved_in_shift_jis_is_read_as_such(game):
+    # Japanese Excel saves CSV in CP932: the program reads it (and names the cell it refuses).
+    result = game["run"]("release", "release.csv", _with_income(game, 5, "不明").encode("cp932"))
+    assert result.status == "refused", result.tail
+    assert "release.csv: 列 income、5 行目: '不明' は数値ではありません" in result.tail
+    plain = demo_release_csv(game["original"], noise=0, seed=0).decode()
+    for data in (plain.encode("cp932"), b"\xef\xbb\xbf" + plain.encode()):  # CP932, UTF-8 + BOM
+        scored = game["run"]("release", "release.csv", data)
+        assert (scored.status, scored.scores) == ("ok", {"utility": 100.0}), scored.tail
+
+
+def test_a_refusal_names_the_upload_by_its_own_name(game):
+    result = game["run"]("release", "my_release.csv", _with_income(game, 5, "lots").encode())
+    assert "refused: my_release.csv: column income, row 5" in result.tail
+    assert "my_release.csv: 列 income、5 行目" in result.tail
+    assert "release.csv:" not in result.tail.replace("my_release.csv:", "")
+    release = demo_release_csv(game["original"], noise=0, seed=0)
+    target = _frozen(game, "team-n", release)
+    guess = game["run"](
+        "attack",
+        "my_guess.csv",
+        b"row,id\n0,p0001\n",
+        context={"target": "team-n"},
+        targets={"team-n": target},
+    )
+    assert "refused: my_guess.csv: column row, row 1: '0' is not 1 to" in guess.tail
+
+
+def test_the_header_is_named_as_the_platform_names_it(game):
+    text = demo_release_csv(game["original"], noise=0, seed=0).decode()
+    result = game["run"]("release", "release.csv", text.replace("zipcode", "zip", 1).encode())
+    assert "release.csv: ヘッダーが 'id,age,zip,income' です" in result.tail, result.tail
 
 
 def _published(game, release):
