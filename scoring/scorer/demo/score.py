@@ -21,7 +21,7 @@
     ``attack`` = its mean re-identification over the targets it attacked.
 
 Every CSV file is read as UTF-8 (with or without a byte-order mark) or, failing that, as
-Shift_JIS (CP932, what Japanese Excel saves). A refusal prints what is wrong (the file by the
+Shift-JIS (CP932, what Japanese Excel saves). A refusal prints what is wrong (the file by the
 name it has, the column, row and value) on stderr, in Japanese and in English (the platform
 shows the printed lines as they are, to readers of either language), and exits with status 1.
 """
@@ -56,19 +56,17 @@ def read_csv(path, columns, what):
             data = file.read()
     except OSError:
         raise Refused(f"{what} is missing", f"{what} がありません") from None
-    text = None
-    for encoding in ("utf-8-sig", "cp932"):
+    try:
+        text = data.decode("utf-8-sig")  # UTF-8, with or without a byte-order mark
+    except UnicodeDecodeError:
         try:
-            text = data.decode(encoding)
-            break
+            text = data.decode("cp932")  # Shift-JIS, as Japanese Excel saves CSV
         except UnicodeDecodeError:
-            continue
-    if text is None:
-        raise Refused(
-            f"{what} is neither UTF-8 nor Shift-JIS (CP932): upload a CSV file in either",
-            f"{what} は UTF-8 でも Shift-JIS (CP932) でもありません。"
-            "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください",
-        )
+            raise Refused(
+                f"{what} is neither UTF-8 nor Shift-JIS (CP932): upload a CSV file in either",
+                f"{what} は UTF-8 でも Shift-JIS (CP932) でもありません。"
+                "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください",
+            ) from None
     # The csv module refuses a longer cell without saying where: read it, then say so.
     csv.field_size_limit(max(len(text), CELL_LIMIT))
     try:

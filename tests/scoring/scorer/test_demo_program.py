@@ -181,6 +181,9 @@ def test_a_release_saved_in_shift_jis_is_read_as_such(game):
     for data in (plain.encode("cp932"), b"\xef\xbb\xbf" + plain.encode()):  # CP932, UTF-8 + BOM
         scored = game["run"]("release", "release.csv", data)
         assert (scored.status, scored.scores) == ("ok", {"utility": 100.0}), scored.tail
+    neither = _with_income(game, 5, "X").encode().replace(b"X", b"\x81 ")  # not CP932 either
+    refused = game["run"]("release", "release.csv", neither)
+    assert "refused: release.csv is neither UTF-8 nor Shift-JIS (CP932)" in refused.tail
 
 
 def test_a_refusal_names_the_upload_by_its_own_name(game):
