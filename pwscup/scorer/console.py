@@ -26,6 +26,7 @@ from pwscup.core.form_fields import form_saved
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
+from pwscup.scorer.rules_form import ScorerRulesForm
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_forms import two_sided_form
@@ -166,6 +167,32 @@ def slot_set(request, competition_slug, round_slug):
 
 
 @login_required
+def rules_edit(request, competition_slug, round_slug):
+    """The page *Edit the round's rules*: the creation form's scores, gates and rules as
+    stored, saved by ``scorer_rules_edit`` (a refusal next to its setting)."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+    round_ = scorer.round
+    form = ScorerRulesForm(request.POST or None, config=selectors.round_config(round_).as_dict())
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.scorer_rules_edit(
+            scorer=scorer, rules=form.rules(), user=request.user
+        ),
+    )
+    if saved is not None:
+        if saved.value:
+            messages.success(
+                request, _("The round's rules are saved; its rankings are recomputed.")
+            )
+        else:
+            messages.info(request, _("Nothing changed: the rules are as they were."))
+        return redirect("console:round", round_.competition.slug, round_.slug)
+    context = {"competition": round_.competition, "round": round_, "scorer": scorer, "form": form}
+    return render(request, "scorer/console_rules.html", context)
+
+
+@login_required
 @require_POST
 def rescore(request, competition_slug, round_slug):
     """Every upload an older program version scored runs again with the current one."""
@@ -189,6 +216,7 @@ urlpatterns = [
     path(round_path + "packs/<slug:role>/", pack_upload, name="pack"),
     path(round_path + "slot/", slot_set, name="slot"),
     path(round_path + "rescore/", rescore, name="rescore"),
+    path(round_path + "rules/", rules_edit, name="rules"),
 ]
 
 

@@ -92,9 +92,13 @@ RULE_LABELS = {
 }
 
 
-class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
-    """The round's name, windows and settings; the column and gate rows are added in
-    ``__init__`` (``<side>_col_<i>_<part>``, ``gate_<i>_<part>``)."""
+class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
+    """The round's settings; the column and gate rows are added in ``__init__``
+    (``<side>_col_<i>_<part>``, ``gate_<i>_<part>``). The creation form adds the name and the
+    windows; the page *Edit the round's rules* (``rules_form``) keeps the scores and rules."""
+
+    column_count = COLUMN_ROWS  # rows of each score table
+    gate_count = GATE_ROWS
 
     release_primary = forms.CharField(
         label=_("Primary release score (its key)"),
@@ -128,13 +132,6 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
     processes = forms.IntegerField(
         label=_("Processes of a run"), required=False, help_text=_("8 to 4,096.")
     )
-    attack_target_limit = limit_field(
-        _("Attacks per team per target"),
-        help_text=_(
-            "When each attack names one target. An attack on every target counts once against "
-            "the total. Empty: no limit."
-        ),
-    )
 
     release_files_required = forms.CharField(
         label=_("Files a release must hold"),
@@ -162,9 +159,9 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         for key, choices in RULE_CHOICES.items():
             self.fields[key] = forms.ChoiceField(label=RULE_LABELS[key], choices=choices)
         for side in SIDES:
-            for i in range(COLUMN_ROWS):
+            for i in range(self.column_count):
                 self._column_row(side, i)
-        for i in range(GATE_ROWS):
+        for i in range(self.gate_count):
             self.fields[f"gate_{i}_key"] = forms.CharField(
                 label=_("Release score (key)"), max_length=64, required=False
             )
@@ -201,7 +198,8 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         """The bound fields of the side's column table, row by row."""
         parts = ("key", "label", "label_ja", "higher")
         return [
-            {part: self[f"{side}_col_{i}_{part}"] for part in parts} for i in range(COLUMN_ROWS)
+            {part: self[f"{side}_col_{i}_{part}"] for part in parts}
+            for i in range(self.column_count)
         ]
 
     def release_column_rows(self):
@@ -213,7 +211,7 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
     def gate_rows(self) -> list[dict]:
         return [
             {part: self[f"gate_{i}_{part}"] for part in ("key", "bound", "value")}
-            for i in range(GATE_ROWS)
+            for i in range(self.gate_count)
         ]
 
     def rule_fields(self):
@@ -228,19 +226,19 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
     def clean(self):
         cleaned = super().clean()
         for side in SIDES:
-            for i in range(COLUMN_ROWS):
+            for i in range(self.column_count):
                 prefix = f"{side}_col_{i}"
                 labelled = cleaned.get(f"{prefix}_label") or cleaned.get(f"{prefix}_label_ja")
                 if labelled and not cleaned.get(f"{prefix}_key"):
                     self.add_error(f"{prefix}_key", _("A column with a label needs its key."))
-        for i in range(GATE_ROWS):
+        for i in range(self.gate_count):
             if cleaned.get(f"gate_{i}_key") and cleaned.get(f"gate_{i}_value") is None:
                 self.add_error(f"gate_{i}_value", _("A gate needs its value."))
         return cleaned
 
     def _columns(self, side: str) -> list[dict]:
         data, columns = self.cleaned_data, []
-        for i in range(COLUMN_ROWS):
+        for i in range(self.column_count):
             prefix = f"{side}_col_{i}"
             key = (data.get(f"{prefix}_key") or "").strip()
             if not key:
@@ -269,7 +267,7 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
             config["bands"] = data["bands"]
         config["gates"] = [
             {"key": data[f"gate_{i}_key"].strip(), data[f"gate_{i}_bound"]: data[f"gate_{i}_value"]}
-            for i in range(GATE_ROWS)
+            for i in range(self.gate_count)
             if (data.get(f"gate_{i}_key") or "").strip()
         ]
         for side in SIDES:
@@ -316,7 +314,7 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         gate row's key); ``None`` for a setting the page has no field for."""
         field = FIELDS_BY_SETTING.get(setting)
         if field is not None:
-            return str(self.fields[field].label)
+            return str(self.fields[field].label) if field in self.fields else None
         match = TABLE_SETTING.fullmatch(setting)
         if match is None:
             return None
@@ -324,7 +322,7 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         if number is None:
             return str(TABLE_TITLES[table])
         prefix = "gate" if table == "gates" else f"{table.removesuffix('_columns')}_col"
-        rows = GATE_ROWS if table == "gates" else COLUMN_ROWS
+        rows = self.gate_count if table == "gates" else self.column_count
         data = self.cleaned_data
         filled = [i for i in range(rows) if (data.get(f"{prefix}_{i}_key") or "").strip()]
         row = filled[int(number) - 1] if 0 < int(number) <= len(filled) else int(number) - 1
@@ -333,6 +331,18 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         if cell is None:
             return gettext("%(table)s, row %(row)s") % where
         return gettext("%(table)s, row %(row)s: %(column)s") % {**where, "column": cell.label}
+
+
+class ScorerRoundForm(ScorerSettingsForm, TwoSidedRoundForm):
+    """The creation form: the round's name, windows and settings."""
+
+    attack_target_limit = limit_field(
+        _("Attacks per team per target"),
+        help_text=_(
+            "When each attack names one target. An attack on every target counts once against "
+            "the total. Empty: no limit."
+        ),
+    )
 
 
 def round_initial(*, now, time_zone: str) -> dict:

@@ -28,6 +28,7 @@ from pwscup.scorer.services.rounds import (
     slot_set,
     slots_for_teams,
 )
+from pwscup.scorer.services.rules_edit import scorer_rules_edit
 from pwscup.scorer.services.scoring_runs import attack_score, release_score
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "round_freeze",
     "scorer_config_validate",
     "scorer_round_create",
+    "scorer_rules_edit",
     "slot_set",
     "slots_for_teams",
     "standings_input",
