@@ -149,7 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
             path=config_dir()
         ),
     )
-    commands = parser.add_subparsers(required=True)
+    # A name, not the list of commands, in the usage line: the list (84 columns) would run
+    # past an 80-column terminal; the commands are listed under it with their help.
+    commands = parser.add_subparsers(required=True, metavar=tr("COMMAND"))
 
     login = commands.add_parser("login", help=tr("store the server's URL and your API token"))
     login.add_argument("url", help=tr("the platform's address, e.g. https://pwscup.example.org"))

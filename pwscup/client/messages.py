@@ -220,6 +220,7 @@ JA = {
     "positional arguments": "位置引数",
     "options": "オプション",
     "show this help message and exit": "このヘルプを表示して終了する",
+    "COMMAND": "コマンド",  # the usage line's name for the commands listed under it
     "{value!r}: give a number of seconds in ASCII digits, e.g. 600": (
         "{value!r}: 秒数は半角の数字で指定してください (例: 600)"
     ),

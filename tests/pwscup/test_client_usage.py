@@ -15,10 +15,33 @@ def refusal(capsys, monkeypatch, argv, language="en") -> str:
     return capsys.readouterr().err
 
 
-def test_a_missing_command_is_named_by_its_choices(capsys, monkeypatch):
+def test_a_missing_command_is_named_and_a_wrong_one_lists_the_commands(capsys, monkeypatch):
     said = refusal(capsys, monkeypatch, [])
-    choices = "{login,submit,status,download,data,leaderboard,targets,attack,select}"
-    assert said.endswith(f"pwscup: error: the following arguments are required: {choices}\n")
+    assert said == (
+        "usage: pwscup [-h] COMMAND ...\n"
+        "pwscup: error: the following arguments are required: COMMAND\n"
+    )
+    said = refusal(capsys, monkeypatch, ["frob"])
+    for command in ("login", "submit", "status", "download", "leaderboard", "select"):
+        assert f"'{command}'" in said
+    said = refusal(capsys, monkeypatch, [], "ja")
+    assert (
+        said == "使い方: pwscup [-h] コマンド ...\npwscup: エラー: 次の引数が必要です: コマンド\n"
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_top_help_fits_an_80_column_terminal(capsys, monkeypatch, language):
+    """The usage line names the commands by one word: their list (84 columns with its
+    indent) ran past an 80-column terminal."""
+    monkeypatch.setenv("PWSCUP_LANG", language)
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    page = capsys.readouterr().out
+    assert "submit" in page and "leaderboard" in page
+    widths = [sum(2 if ord(char) > 0x2E7F else 1 for char in line) for line in page.splitlines()]
+    assert max(widths) <= 78, page
 
 
 def test_the_help_speaks_the_client_s_language(capsys, monkeypatch):
