@@ -15,7 +15,7 @@ from django.utils import timezone
 from pwscup.competitions.models import AuditEntry, Phase, RankingVersion
 from pwscup.core.errors import Refused
 from pwscup.dp.models import DPRound, Estimate
-from tests.pwscup.dp_world import build_dp_world, toy_estimate_csv, upload_estimate
+from tests.pwscup.dp_world import TOY_CONFIG, build_dp_world, toy_estimate_csv, upload_estimate
 from tests.pwscup.rendered_forms import post_as_rendered
 
 pytestmark = pytest.mark.django_db
@@ -117,3 +117,29 @@ def test_the_page_in_japanese():
         assert words in page, words
     for english in ("Dates and limits", "Release phase", "Uploads per team", "time zone"):
         assert english not in page, english
+
+
+def test_a_scored_round_opened_again_hides_its_scores_and_truth_until_its_new_close():
+    """Scores and a published truth are of a closed round: moving the close of a scored
+    round into the future opens it again, so they go (the truth would answer every
+    estimate still to come) and the round is scored again at its new close."""
+    from pwscup.dp.exports import published_truths
+    from pwscup.dp.ranking import level_boards
+    from pwscup.dp.services import dp_round_score, dp_rounds_score_closed
+
+    world = build_dp_world(config={**TOY_CONFIG, "publish_truth": True})
+    upload_estimate(world, "a", "eps-1", toy_estimate_csv())
+    now = timezone.now()
+    DPRound.objects.filter(pk=world.dp_round.pk).update(closes_at=now - dt.timedelta(minutes=1))
+    assert dp_round_score(dp_round=stored(world))
+    assert level_boards(dp_round=stored(world)) and published_truths(stored(world))
+
+    closes = now + dt.timedelta(days=1)
+    fill = {"release_closes_at": typed(world, closes)}
+    answer = post_as_rendered(signed_in(world.organizer), page_url(world), FORM, fill)
+    assert answer.status_code == 302, answer.content.decode()
+    assert stored(world).scored_at is None
+    assert level_boards(dp_round=stored(world)) == [] and published_truths(stored(world)) is None
+    assert dp_rounds_score_closed(now=now) == []  # open: nothing scored before the close
+    assert dp_rounds_score_closed(now=closes + dt.timedelta(minutes=1)) == [world.dp_round.pk]
+    assert level_boards(dp_round=stored(world))

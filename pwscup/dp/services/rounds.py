@@ -88,11 +88,18 @@ def dp_round_create(
 def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
     """An organizer sets the release window (the admin calls it): its dates are checked by
     the platform's one date rule (``dates_check``) and, when they change, are the round's
-    new plan (``window_dates_edit``)."""
+    new plan (``window_dates_edit``). A scored round that the new close opens again is
+    scored again at that close (nothing of the old scores is shown meanwhile)."""
     dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=dp_round.round.timezone)
     if closes_at < opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     window_dates_edit(window=dp_round, opens_at=opens_at, closes_at=closes_at)
+    if dp_round.scored_at is not None and not dp_round.has_closed():
+        # Open again: the scores, the baselines' table and a published truth were of the
+        # old close (the truth would answer every estimate still to come); the periodic
+        # tick scores the round again at its new close.
+        DPRound.objects.filter(pk=dp_round.pk).update(scored_at=None)
+        dp_round.scored_at = None
 
 
 # --- the close: scores and baselines -------------------------------------------------------
