@@ -1,24 +1,17 @@
-"""The page *Edit the round's rules* of a scorer round: the creation form's scores, gates and
-rules (``ScorerSettingsForm``: the same fields, the same checks by the service), filled
-with the round's stored settings. The files an upload must hold and the sandbox's limits
-are not on it (they stay as stored)."""
+"""The page *Edit the round's rules* of a scorer round: the creation form's scores, gates,
+rules, files of an upload and sandbox limits (``ScorerSettingsForm``: the same fields, the
+same checks by the service), filled with the round's stored settings."""
 
 from pwscup.scorer.forms import COLUMN_ROWS, GATE_ROWS, RULE_CHOICES, ScorerSettingsForm
 from pwscup.submissions.two_sided_forms import SIDES
 
-# The creation form's fields the page leaves out: their settings stay as stored.
-KEPT_FIELDS = (
-    "timeout_seconds",
-    "memory_mb",
-    "processes",
-    *(f"{side}_files_{part}" for side in SIDES for part in ("required", "only")),
-)
+LIMITS = ("timeout_seconds", "memory_mb", "processes")
 
 
 class ScorerRulesForm(ScorerSettingsForm):
-    """The creation form's settings but the files and the limits, as ``config`` (the round's
-    checked settings) holds them; a table has a blank row more than the stored ones fill,
-    at least as many rows as on the creation page."""
+    """The creation form's settings as ``config`` (the round's checked settings) holds them;
+    a table has a blank row more than the stored ones fill, at least as many rows as on the
+    creation page."""
 
     def __init__(self, *args, config: dict, **kwargs):
         columns = max(len(config["release_columns"]), len(config["attack_columns"]))
@@ -29,12 +22,10 @@ class ScorerRulesForm(ScorerSettingsForm):
             for i in range(self.column_count):
                 initial.setdefault(f"{side}_col_{i}_higher", True)
         super().__init__(*args, initial=initial, **kwargs)
-        for name in KEPT_FIELDS:
-            del self.fields[name]
 
     def rules(self) -> dict:
         """The page's settings (``scorer_rules_edit``'s ``RULE_SETTINGS``), an empty field
-        at its default: the fields of the files and the limits are left out."""
+        at its default."""
         return self.config()
 
 
@@ -49,6 +40,11 @@ def rules_initial(config: dict) -> dict:
             initial[f"{prefix}_label"] = column.get("label", "")
             initial[f"{prefix}_label_ja"] = column.get("label_ja", "")
             initial[f"{prefix}_higher"] = column["higher_is_better"]
+    for side in SIDES:
+        files = config[f"{side}_files"]
+        initial[f"{side}_files_required"] = "\n".join(files["required"])
+        initial[f"{side}_files_only"] = files["only_required"]
+    initial.update({key: config["limits"][key] for key in LIMITS})
     for i, gate in enumerate(config["gates"]):
         bound = "min" if "min" in gate else "max"
         initial.update({f"gate_{i}_key": gate["key"], f"gate_{i}_bound": bound})

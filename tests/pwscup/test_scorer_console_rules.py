@@ -55,6 +55,7 @@ def test_the_panel_links_the_page_and_the_page_shows_the_stored_rules():
     page = client.get(rules_url(world)).content.decode()
     assert 'name="release_col_0_key" value="utility"' in page
     assert 'name="attack_col_0_label_ja" value="再識別率"' in page
+    assert 'name="timeout_seconds" value="60"' in page and 'name="processes" value="64"' in page
     assert "every ranking of the round is recomputed under the new rules" in page
 
 
@@ -129,7 +130,7 @@ def test_a_score_key_can_change_before_any_upload():
     config = stored_config(world)
     assert [c["key"] for c in config["release_columns"]] == ["util2"]
     assert config["release_primary"] == "util2"
-    assert config["limits"]["timeout_seconds"] == 60  # a setting not on the page is kept
+    assert config["limits"]["timeout_seconds"] == 60  # the limits as the page shows them
     assert edits(world)[-1]["fields"] == ["release_columns", "release_primary"]
 
 
@@ -176,6 +177,66 @@ def test_once_the_results_are_published_only_the_labels_change():
     assert response.status_code == 200
     assert "a published ranking never changes" in html.unescape(response.content.decode())
     assert stored_config(world) == before
+    fill = {"timeout_seconds": "120"}
+    response = post_as_rendered(client, rules_url(world), "scorer-rules", fill)
+    assert "a published ranking never changes" in html.unescape(response.content.decode())
+    assert stored_config(world) == before
     fill = {"release_col_0_label": "Usefulness"}
     assert post_as_rendered(client, rules_url(world), "scorer-rules", fill).status_code == 302
     assert stored_config(world)["release_columns"][0]["label"] == "Usefulness"
+
+
+def test_the_files_and_the_limits_change_and_the_next_upload_follows_them():
+    """The files an upload must hold and the sandbox's limits change on the page, after an
+    upload is stored too: the stored upload keeps its scores, the next one is checked by
+    the new rule (refused at once, naming the file) and the runs take the new limits."""
+    from pwscup.scorer import services
+    from pwscup.scorer.models import Release
+    from pwscup.submissions.models import Status
+    from scoring.scorer.round_config import parse_round_config
+    from tests.pwscup.scorer_world import upload_file
+
+    world = scorer_world(slug="hcr10", letters="ab")
+    kept = release(world, "a", release_bytes(noise=0))
+    assert kept.status == Status.FINISHED
+    fill = {
+        "release_files_required": "release.csv\nmodel.json",
+        "release_files_only": True,
+        "timeout_seconds": "120",
+        "memory_mb": "",  # empty: the default
+    }
+    response = post_as_rendered(organizer_client(world), rules_url(world), "scorer-rules", fill)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    config = stored_config(world)
+    assert config["release_files"] == {
+        "required": ["release.csv", "model.json"],
+        "only_required": True,
+    }
+    assert config["limits"] == {"timeout_seconds": 120, "memory_mb": 2048, "processes": 64}
+    assert parse_round_config(config).sandbox_limits().timeout_seconds == 120.0
+    assert edits(world)[-1]["fields"] == ["release_files", "limits"]
+    assert Release.objects.get(pk=kept.pk).status == Status.FINISHED  # kept as scored
+    world.scorer.refresh_from_db()
+    refused = services.release_upload(
+        scorer=world.scorer,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=upload_file(release_bytes(noise=1), "release.csv"),
+    )
+    refused = Release.objects.get(pk=refused.pk)
+    assert refused.status == Status.FAILED and refused.message_code == "scorer.files.missing"
+    page = organizer_client(world).get(rules_url(world)).content.decode()
+    assert 'name="timeout_seconds" value="120"' in page
+    assert "release.csv\nmodel.json</textarea>" in page
+
+
+def test_a_limit_out_of_range_is_refused_under_its_field():
+    world = scorer_world(slug="hcr11", build=False)
+    before = stored_config(world)
+    fill = {"memory_mb": "10"}
+    response = post_as_rendered(organizer_client(world), rules_url(world), "scorer-rules", fill)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    field = re.search(r'<div class="field has-error" data-field="memory_mb">.*?</div>', page, re.S)
+    assert field and 'class="errorlist' in field.group(0) and "64" in field.group(0)
+    assert stored_config(world) == before

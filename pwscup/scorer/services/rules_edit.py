@@ -17,7 +17,8 @@ from pwscup.scorer.services.rounds import scorer_config_validate
 from pwscup.submissions.services.two_sided import two_sided_locked
 from scoring.scorer.round_config import CHOICES
 
-# The settings the page changes; the others (the files, the sandbox's limits) are kept.
+# The settings the page changes (the others are kept). The files of an upload and the
+# sandbox's limits apply from the change on: to the uploads and runs to come, a rescore too.
 RULE_SETTINGS = (
     "release_columns",
     "release_primary",
@@ -27,6 +28,9 @@ RULE_SETTINGS = (
     "top_n",
     "bands",
     "gates",
+    "release_files",
+    "attack_files",
+    "limits",
 )
 # What the stored scores are keyed by: fixed once an upload exists.
 KEYED = ("release_columns", "release_primary", "attack_columns", "attack_primary", "attack_mode")
