@@ -6,7 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.forms.models import model_to_dict
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,7 +15,7 @@ from pwscup.accounts.selectors import award_of, awards_of
 from pwscup.accounts.services import award_create, award_delete, award_update
 from pwscup.competitions.selectors import console_competition
 from pwscup.console.award_forms import AwardForm
-from pwscup.core.form_fields import form_saved
+from pwscup.core.form_fields import form_page
 
 
 def _award(competition, pk):
@@ -27,18 +28,14 @@ def _award(competition, pk):
 @login_required
 def awards_page(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
-    form = AwardForm(request.POST or None, competition=competition)
-    if form_saved(
+    return form_page(
         request,
-        form,
+        AwardForm(request.POST or None, competition=competition),
         lambda data: award_create(user=request.user, competition=competition, **data),
-    ):
-        messages.success(request, _("Award recorded: it is shown on the pages now."))
-        return redirect("console:awards", competition.slug)
-    return render(
-        request,
-        "console/awards.html",
-        {"competition": competition, "form": form, "awards": awards_of(competition=competition)},
+        template="console/awards.html",
+        context={"competition": competition, "awards": awards_of(competition=competition)},
+        back=reverse("console:awards", args=[competition.slug]),
+        done=_("Award recorded: it is shown on the pages now."),
     )
 
 
@@ -47,18 +44,14 @@ def award_edit(request, competition_slug, pk):
     competition = console_competition(user=request.user, slug=competition_slug)
     award = _award(competition, pk)
     initial = model_to_dict(award, fields=AwardForm.base_fields)
-    form = AwardForm(request.POST or None, competition=competition, initial=initial)
-    saved = form_saved(
-        request, form, lambda data: award_update(user=request.user, award=award, **data)
-    )
-    if saved:
-        if saved.value:
-            messages.success(request, _("Award saved."))
-        return redirect("console:awards", competition.slug)
-    return render(
+    return form_page(
         request,
-        "console/award_form.html",
-        {"competition": competition, "form": form, "award": award},
+        AwardForm(request.POST or None, competition=competition, initial=initial),
+        lambda data: award_update(user=request.user, award=award, **data),
+        template="console/award_form.html",
+        context={"competition": competition, "award": award},
+        back=reverse("console:awards", args=[competition.slug]),
+        done=_("Award saved."),  # said when a field changed
     )
 
 

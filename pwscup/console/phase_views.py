@@ -1,16 +1,15 @@
 """The console's page *Dates and limits* of a round whose kind lets the core edit its phases
 (``RoundKind.phases_edit``): extend a deadline, change a limit."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.phases_edit import phases_edit_values, round_phases_edit
 from pwscup.competitions.selectors import console_round
 from pwscup.console.phase_forms import PhasesEditForm
-from pwscup.core.form_fields import form_saved
+from pwscup.core.form_fields import form_page
 from pwscup.kinds import kind_of
 
 
@@ -26,19 +25,13 @@ def round_phases(request, competition_slug, round_slug):
     form = PhasesEditForm(
         request.POST or None, round=round_, stored=phases_edit_values(round=round_)
     )
-    saved = form_saved(
+    return form_page(
         request,
         form,
         lambda data: round_phases_edit(user=request.user, round=round_, phases=form.phases()),
-    )
-    if saved is not None:
-        if saved.value:
-            messages.success(request, _("The round's dates and limits are saved."))
-        else:
-            messages.info(request, _("Nothing changed: the dates and limits are as they were."))
-        return redirect("console:round", competition_slug, round_slug)
-    return render(
-        request,
-        "console/round_phases.html",
-        {"competition": round_.competition, "round": round_, "form": form},
+        template="console/round_phases.html",
+        context={"competition": round_.competition, "round": round_},
+        back=reverse("console:round", args=[competition_slug, round_slug]),
+        done=_("The round's dates and limits are saved."),
+        unchanged=_("Nothing changed: the dates and limits are as they were."),
     )

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,7 +25,7 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
-from pwscup.core.form_fields import add_errors, form_saved
+from pwscup.core.form_fields import add_errors, form_page, form_saved
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.presentations.selectors import presentations_console
 
@@ -118,39 +119,30 @@ def competition_page(request, competition_slug):
 @login_required
 def competition_edit(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
-    form = CompetitionEditForm(request.POST or None, initial=competition_initial(competition))
-    saved = form_saved(
+    return form_page(
         request,
-        form,
+        CompetitionEditForm(request.POST or None, initial=competition_initial(competition)),
         lambda data: services.console_competition_update(
             user=request.user, competition=competition, **data
         ),
-    )
-    if saved:
-        if saved.value:  # the names of the fields that changed
-            messages.success(request, _("Competition saved."))
-        return redirect("console:competition", competition.slug)
-    return render(
-        request, "console/competition_edit.html", {"competition": competition, "form": form}
+        template="console/competition_edit.html",
+        context={"competition": competition},
+        back=reverse("console:competition", args=[competition.slug]),
+        done=_("Competition saved."),  # said when a field changed
     )
 
 
 @login_required
 def organizer_invite(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
-    form = OrganizerInviteForm(request.POST or None)
-    saved = form_saved(
+    return form_page(
         request,
-        form,
+        OrganizerInviteForm(request.POST or None),
         lambda data: services.organizer_invite(user=request.user, competition=competition, **data),
-    )
-    if saved:
-        messages.success(
-            request, _("%(user)s now organizes this competition.") % {"user": saved.value}
-        )
-        return redirect("console:competition", competition.slug)
-    return render(
-        request, "console/organizer_invite.html", {"competition": competition, "form": form}
+        template="console/organizer_invite.html",
+        context={"competition": competition},
+        back=reverse("console:competition", args=[competition.slug]),
+        done=lambda user: _("%(user)s now organizes this competition.") % {"user": user},
     )
 
 

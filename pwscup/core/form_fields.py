@@ -1,7 +1,8 @@
 """Form helpers: fields whose bounds come from the database columns they are stored in, a
 time typed in a zone the form names (``local_datetime_field``), a
 service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
-to its service), the comma-separated lists the round forms take, and the round forms'
+to its service; ``form_page``: the whole page of such a form), the comma-separated lists
+the round forms take, and the round forms'
 "advanced" JSON view and tables of rows (an error about a row next to it: ``row_error``)."""
 
 import json
@@ -9,7 +10,9 @@ from typing import NamedTuple
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.errors import Refused
@@ -133,6 +136,22 @@ def form_saved(request, form, save, *, refusals: bool = False) -> Saved | None:
             raise
         form.add_error(None, refusal.message)
     return None
+
+
+def form_page(request, form, save, *, template, context, back, done, unchanged="", refusals=False):
+    """The page of a form handed to one service. Once posted and valid, ``save`` runs
+    (``form_saved``); when it returns something, ``done`` is said (a message, or
+    ``done(value)``: the message of what it returned), when it returns nothing (an edit
+    that changed nothing), ``unchanged`` if given; then to the address ``back``. Otherwise
+    (not posted, not valid, refused) ``template`` is drawn with ``context`` and the form."""
+    saved = form_saved(request, form, save, refusals=refusals)
+    if saved is None:
+        return render(request, template, {**context, "form": form})
+    if saved.value:
+        messages.success(request, done(saved.value) if callable(done) else done)
+    elif unchanged:
+        messages.info(request, unchanged)
+    return redirect(back)
 
 
 def comma_list(text: str | None) -> list[str]:

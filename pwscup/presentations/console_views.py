@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
-from pwscup.core.form_fields import form_saved
+from pwscup.core.form_fields import form_page
 from pwscup.presentations import selectors, services
 from pwscup.presentations.forms import WindowForm, window_initial
 
@@ -23,14 +23,23 @@ def _window(competition, pk):
     return window
 
 
-def _back(competition):
-    return redirect(reverse("presentations:console", args=[competition.slug]))
+def _console_url(competition) -> str:
+    return reverse("presentations:console", args=[competition.slug])
 
 
-def _window_form_page(request, competition, form, window):
-    """The window's form (``window`` None: a new one)."""
-    context = {"competition": competition, "form": form, "window": window}
-    return render(request, "presentations/window_form.html", context)
+def _window_form_page(request, competition, form, save, *, window, done):
+    """The window's form (``window`` None: a new one), handed to ``save``; a refusal (the
+    window's slides are published) is shown on the form."""
+    return form_page(
+        request,
+        form,
+        save,
+        template="presentations/window_form.html",
+        context={"competition": competition, "window": window},
+        back=_console_url(competition),
+        done=done,
+        refusals=True,
+    )
 
 
 @login_required
@@ -50,8 +59,9 @@ def console(request, competition_slug):
 def window_new(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = WindowForm(request.POST or None, competition=competition)
-    if form_saved(
+    return _window_form_page(
         request,
+        competition,
         form,
         lambda data: services.presentation_window_create(
             competition=competition,
@@ -59,10 +69,9 @@ def window_new(request, competition_slug):
             round=data.get("round"),
             **form.window_fields(),
         ),
-    ):
-        messages.success(request, _("Presentation window scheduled."))
-        return _back(competition)
-    return _window_form_page(request, competition, form, None)
+        window=None,
+        done=_("Presentation window scheduled."),
+    )
 
 
 @login_required
@@ -75,19 +84,16 @@ def window_edit(request, competition_slug, pk):
         window=window,
         initial=window_initial(window),
     )
-    saved = form_saved(
+    return _window_form_page(
         request,
+        competition,
         form,
         lambda data: services.presentation_window_update(
             window=window, user=request.user, **form.window_fields()
         ),
-        refusals=True,
+        window=window,
+        done=_("Presentation window saved."),  # said when a field changed
     )
-    if saved:
-        if saved.value:
-            messages.success(request, _("Presentation window saved."))
-        return _back(competition)
-    return _window_form_page(request, competition, form, window)
 
 
 def _confirm(request, competition_slug, pk, *, publish: bool):
@@ -107,7 +113,7 @@ def _confirm(request, competition_slug, pk, *, publish: bool):
             messages.error(request, refusal.message)
             status = refusal.status
         else:
-            return _back(competition)
+            return redirect(_console_url(competition))
     return render(
         request,
         "presentations/confirm.html",

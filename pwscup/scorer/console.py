@@ -6,11 +6,9 @@ field there). The lifecycle actions (close, freeze, open the attack phase, publi
 ``actions.py``'s, listed by the core's round page. Organizers of the competition only
 (``console_competition`` / ``console_round``: 404 for anyone else)."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404
-from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -22,7 +20,7 @@ from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
-from pwscup.core.form_fields import form_saved
+from pwscup.core.form_fields import form_page
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
@@ -70,21 +68,21 @@ def _panel_form(request, scorer, form, perform, *, title, action, multipart=True
     service call) returns the message shown back on the round's console page; its refusal
     is shown on the form."""
     round_ = scorer.round
-    done = form_saved(request, form, perform, refusals=True)
-    if done:
-        messages.success(request, done.value)
-        return redirect("console:round", round_.competition.slug, round_.slug)
-    return render(
+    return form_page(
         request,
-        "scorer/console_form.html",
-        {
+        form,
+        perform,
+        template="scorer/console_form.html",
+        context={
             "competition": round_.competition,
             "round": round_,
-            "form": form,
             "title": title,
             "action": action,
             "multipart": multipart,
         },
+        back=reverse("console:round", args=[round_.competition.slug, round_.slug]),
+        done=lambda message: message,  # what ``perform`` says it did
+        refusals=True,
     )
 
 
@@ -173,23 +171,18 @@ def rules_edit(request, competition_slug, round_slug):
     scorer = _scorer_of(request, competition_slug, round_slug)
     round_ = scorer.round
     form = ScorerRulesForm(request.POST or None, config=selectors.round_config(round_).as_dict())
-    saved = form_saved(
+    return form_page(
         request,
         form,
         lambda data: services.scorer_rules_edit(
             scorer=scorer, rules=form.rules(), user=request.user
         ),
+        template="scorer/console_rules.html",
+        context={"competition": round_.competition, "round": round_, "scorer": scorer},
+        back=reverse("console:round", args=[round_.competition.slug, round_.slug]),
+        done=_("The round's rules are saved; its rankings are recomputed."),
+        unchanged=_("Nothing changed: the rules are as they were."),
     )
-    if saved is not None:
-        if saved.value:
-            messages.success(
-                request, _("The round's rules are saved; its rankings are recomputed.")
-            )
-        else:
-            messages.info(request, _("Nothing changed: the rules are as they were."))
-        return redirect("console:round", round_.competition.slug, round_.slug)
-    context = {"competition": round_.competition, "round": round_, "scorer": scorer, "form": form}
-    return render(request, "scorer/console_rules.html", context)
 
 
 @login_required

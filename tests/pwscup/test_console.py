@@ -529,6 +529,25 @@ def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):
     assert "fields:" not in log and "max_team_size" not in log
 
 
+def test_a_console_form_says_what_it_did_and_nothing_when_nothing_changed(client, console):
+    """``form_page``: the service's answer read into the message above the page it goes
+    back to; an edit that changed nothing says nothing."""
+    world = console["world"]
+    client.force_login(world.organizer)
+    c = world.competition.slug
+    invited = client.post(
+        reverse("console:organizer_invite", args=[c]), {"identifier": "other-org"}, follow=True
+    )
+    assert invited.redirect_chain == [(reverse("console:competition", args=[c]), 302)]
+    assert "other-org now organizes this competition." in invited.content.decode()
+    fields = {"name": world.competition.name, "max_team_size": "5"}
+    edited = client.post(reverse("console:competition_edit", args=[c]), fields, follow=True)
+    assert "Competition saved." in edited.content.decode()
+    again = client.post(reverse("console:competition_edit", args=[c]), fields, follow=True)
+    assert again.redirect_chain == [(reverse("console:competition", args=[c]), 302)]
+    assert "Competition saved." not in again.content.decode()
+
+
 def test_markdown_descriptions_keep_formatting_and_lose_anything_active():
     html = render_markdown(
         "## Rules\n\n[site](https://example.org) [bad](javascript:alert(1)) "

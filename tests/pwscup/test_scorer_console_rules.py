@@ -57,6 +57,12 @@ def test_the_panel_links_the_page_and_the_page_shows_the_stored_rules():
     assert 'name="attack_col_0_label_ja" value="再識別率"' in page
     assert 'name="timeout_seconds" value="60"' in page and 'name="processes" value="64"' in page
     assert "every ranking of the round is recomputed under the new rules" in page
+    # Posted as stored: nothing changes, and the console page says so.
+    unchanged = post_as_rendered(client, rules_url(world), "scorer-rules", {})
+    assert unchanged.status_code == 302 and unchanged["Location"] == console_url(world)
+    said = html.unescape(client.get(console_url(world)).content.decode())
+    assert "Nothing changed: the rules are as they were." in said
+    assert "The round's rules are saved" not in said
 
 
 def test_an_organizer_fixes_a_japanese_label_and_the_results_page_shows_it():
