@@ -138,51 +138,32 @@ def _json_safe(value):
     return value
 
 
-@dataclass(frozen=True)
-class DeclaredUpload:
-    checked: object
-
-    @property
-    def source(self) -> str:
-        return "declared_table" if self.checked.kind == "table" else "declared_counts"
-
-    @property
-    def declaration(self) -> dict:
-        return self.checked.declaration
-
-    @property
-    def counts(self) -> dict:
-        return _as_lists(self.checked.counts)
-
-    @property
-    def method(self) -> str:
-        return self.checked.method
-
-    @property
-    def estimator(self) -> str:
-        return self.checked.estimator
-
-    @property
-    def epsilon(self):
-        return self.checked.epsilon
-
-
 def declared_check(content: bytes, declaration_raw, config: dict, *, budget, rows: int, name: str):
+    """A declared upload checked against the round (``scoring.dp.declared.Declared``), or
+    ``DPError``."""
     from scoring.dp.declared import check_declared
 
-    return DeclaredUpload(
-        check_declared(
-            content, declaration_raw, config_of(config), budget=budget, rows=rows, name=name
-        )
+    return check_declared(
+        content, declaration_raw, config_of(config), budget=budget, rows=rows, name=name
     )
 
 
-def declared_plausibility(round_, declared: DeclaredUpload) -> dict:
+def declared_estimate(declared) -> dict:
+    """What an estimate keeps of a checked declared upload, its ε apart: a table or counts,
+    the declaration, the scored counts per target, the method and the estimator."""
+    return {
+        "source": "declared_table" if declared.kind == "table" else "declared_counts",
+        "declaration": declared.declaration,
+        "counts": _as_lists(declared.counts),
+        "method": declared.method,
+        "estimator": declared.estimator,
+    }
+
+
+def declared_plausibility(round_, declared) -> dict:
     from scoring.dp.declared import declared_plausibility as tests
 
-    return _json_safe(
-        tests(declared.checked, hidden_frame(round_), config_of(round_config(round_)))
-    )
+    return _json_safe(tests(declared, hidden_frame(round_), config_of(round_config(round_))))
 
 
 def level_baselines(table, config: dict, level: dict) -> dict:

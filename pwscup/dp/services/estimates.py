@@ -304,17 +304,13 @@ def _declared_values(estimate: Estimate, content: bytes) -> dict:
     )
     plausibility = estimation.declared_plausibility(dp_round.round, declared)
     values = {
-        "source": declared.source,
-        "declaration": declared.declaration,
-        "counts": declared.counts,
-        "method": declared.method,
-        "estimator": declared.estimator,
+        **estimation.declared_estimate(declared),
         "declared_epsilon": fraction_text(declared.epsilon),
         "plausibility": plausibility,
         "flagged": bool(plausibility.get("flagged")),
     }
     if engine.live_feedback(dp_round.config):
         values["scores"] = estimation.estimate_scores(
-            declared.counts, engine.round_truths(dp_round.round), dp_round.config
+            values["counts"], engine.round_truths(dp_round.round), dp_round.config
         )
     return values
