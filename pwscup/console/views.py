@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.archives.selectors import archives_console
+from pwscup.competitions.console_pages import competition_console_page
 from pwscup.competitions.selectors import (
     audit_entries,
     console_competition,
@@ -87,33 +88,27 @@ def competition_new(request):
     return render(request, "console/competition_new.html", {"form": form})
 
 
-@login_required
-def competition_page(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    return render(
-        request,
-        "console/competition.html",
-        {
-            "competition": competition,
-            "rounds": [
-                (round_, kind, kind.round_note(round_), kind.results_published(round_))
-                # With their phases: a kind's note reads them (one query for every round).
-                for round_ in competition.rounds.prefetch_related("phases")
-                for kind in [kind_of(round_)]
-            ],
-            "new_round_links": [
-                (kind, url)
-                for kind in all_kinds()
-                if (url := kind.console_create_url(competition)) is not None
-            ],
-            "organizers": competition.organizers.order_by("username"),
-            "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
-            "invite_form": OrganizerInviteForm(),
-            "audit": audit_entries(competition=competition, limit=30),
-            "presentations": presentations_console(competition=competition),
-            "archives": archives_console(competition=competition),
-        },
-    )
+@competition_console_page("console/competition.html")
+def competition_page(competition):
+    return {
+        "rounds": [
+            (round_, kind, kind.round_note(round_), kind.results_published(round_))
+            # With their phases: a kind's note reads them (one query for every round).
+            for round_ in competition.rounds.prefetch_related("phases")
+            for kind in [kind_of(round_)]
+        ],
+        "new_round_links": [
+            (kind, url)
+            for kind in all_kinds()
+            if (url := kind.console_create_url(competition)) is not None
+        ],
+        "organizers": competition.organizers.order_by("username"),
+        "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
+        "invite_form": OrganizerInviteForm(),
+        "audit": audit_entries(competition=competition, limit=30),
+        "presentations": presentations_console(competition=competition),
+        "archives": archives_console(competition=competition),
+    }
 
 
 @login_required
@@ -146,18 +141,12 @@ def organizer_invite(request, competition_slug):
     )
 
 
-@login_required
-def teams_page(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    return render(
-        request,
-        "console/teams.html",
-        {
-            "competition": competition,
-            "teams": selectors.competition_teams(competition=competition),
-            "participants": selectors.competition_participants(competition=competition),
-        },
-    )
+@competition_console_page("console/teams.html")
+def teams_page(competition):
+    return {
+        "teams": selectors.competition_teams(competition=competition),
+        "participants": selectors.competition_participants(competition=competition),
+    }
 
 
 def _team_action(request, competition_slug, pk, form_class, act, done_message):

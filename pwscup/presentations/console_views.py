@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from pwscup.competitions.console_pages import competition_console_page
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_page
@@ -42,17 +43,9 @@ def _window_form_page(request, competition, form, save, *, window, done):
     )
 
 
-@login_required
-def console(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    return render(
-        request,
-        "presentations/console.html",
-        {
-            "competition": competition,
-            "windows": selectors.console_overview(competition=competition),
-        },
-    )
+@competition_console_page("presentations/console.html")
+def console(competition):
+    return {"windows": selectors.console_overview(competition=competition)}
 
 
 @login_required
