@@ -100,6 +100,8 @@ def test_every_team_has_a_labelled_point_and_the_page_names_the_own_team(board, 
         assert f"ranking = {row.safety:.4g}" in title
     # accessible: an image with a title and a description, and the values as a table
     assert 'role="img" aria-labelledby="scatter-title scatter-desc"' in chart
+    title = html.unescape(re.search(r'<title id="scatter-title">([^<]*)</title>', chart).group(1))
+    assert title.startswith("worst-case re-identification rate") and "(U4 corMAE)" in title
     table = chart.split('data-testid="scatter-data"')[1]
     assert all(f"<td>{name}</td>" in table for name in by_team)
 

@@ -58,22 +58,6 @@ class Scatter(PlotArea, size=(WIDTH, HEIGHT), margins=(60, PAD + 8, 40, 52)):
     label_font_size: int = LABEL_FONT
 
     @property
-    def x_metric(self) -> str:
-        return self.x_axis.key
-
-    @property
-    def y_metric(self) -> str:
-        return self.y_axis.key
-
-    @property
-    def x_label(self) -> str:
-        return self.x_axis.label
-
-    @property
-    def y_label(self) -> str:
-        return self.y_axis.label
-
-    @property
     def x_title_at(self) -> float:
         return (self.left + self.right) / 2
 
