@@ -21,11 +21,11 @@ from pwscup.dp import engine
 from pwscup.dp.config_paths import config_path
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
-from pwscup.kinds.bundle_checks import config_checked
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
+    RoundCreation,
     config_read,
     limits_export,
     limits_read,
@@ -45,13 +45,16 @@ RELEASE_PHASE = gettext_lazy("Release phase")
 # The normalised form of a workload target and of a level: any other field is refused (a
 # misspelt "epsilom" must not pass silently as it would in a hand-written console JSON).
 ENTRY_FIELDS = {"workload": ("id", "attributes"), "levels": ("id", "epsilon")}
-# Where the service's own errors point in the settings.
-SERVICE_FIELDS = {
-    "config": "config",
-    "table": ORIGINAL,
-    "opens_at": "schedule.opens_at",
-    "closes_at": "schedule.closes_at",
-}
+# The console's service, and where its own errors point in the settings.
+CREATION = RoundCreation(
+    dp_round_create,
+    fields={
+        "config": "config",
+        "table": ORIGINAL,
+        "opens_at": "schedule.opens_at",
+        "closes_at": "schedule.closes_at",
+    },
+)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -94,16 +97,16 @@ def round_from_bundle(*, competition, entry, start, user):
     config = checks.run(_config_of, settings, checks)
     window = checks.run(_window_of, settings, start, entry)
     # A bundle written before DP rounds had upload limits has none: no limit.
-    limits = checks.run(limits_read, settings["limits"]) if "limits" in settings else {}
+    limits = (
+        checks.run(limits_read, settings["limits"], otherwise={}) if "limits" in settings else {}
+    )
     table = checks.run(_files, entry.files)
-    if config is not None:  # the configuration's own rules need it read
-        checks.run(config_checked, config, engine.config_validate, path=config_path, errors=DPError)
-    checks.done()
-    opens_at, closes_at = window
-    dp_round = entry.created_by(
-        dp_round_create,
+    checks.config(config, engine.config_validate, path=config_path, errors=DPError)
+    opens_at, closes_at = window or (None, None)
+    dp_round = CREATION.created(
+        entry,
+        checks,
         competition=competition,
-        fields=SERVICE_FIELDS,
         table=table,
         table_filename=ORIGINAL,
         config_raw=config,

@@ -38,6 +38,12 @@ class BundleChecks:
             kept = self.errors.setdefault(key, [])
             kept.extend(message for message in messages if message not in kept)
 
+    def config(self, config: dict | None, check, *, path, errors=ScoringError) -> None:
+        """The configuration's own rules (``config_checked``) once it is read (``None``: its
+        reading was refused, there is nothing to check)."""
+        if config is not None:
+            self.run(config_checked, config, check, path=path, errors=errors)
+
     @property
     def failed(self) -> bool:
         return bool(self.errors)

@@ -19,6 +19,7 @@ when none failed (``BundleChecks.done``).
 """
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -101,6 +102,26 @@ class RoundEntry:
             return create(basics=self.basics(competition), **arguments)
         except ValidationError as error:
             raise service_error_rekeyed(error, fields, top=top) from None
+
+
+@dataclass(frozen=True)
+class RoundCreation:
+    """A kind's round creation service (the console's, ``create``) as its bundle import
+    calls it, declared once beside the import: where each of the service's errors is in the
+    bundle (``fields`` and ``top``, as ``service_error_rekeyed`` takes them)."""
+
+    create: Callable
+    fields: dict
+    top: str = "settings"
+
+    def created(self, entry: RoundEntry, checks: BundleChecks, *, competition, **arguments):
+        """What ``create`` returns for ``entry`` in ``competition`` with the ``arguments``
+        read from the bundle, once ``checks`` holds no refusal (else all of them, at once:
+        ``BundleChecks.done``); the service runs only on settings that all passed."""
+        checks.done()
+        return entry.created_by(
+            self.create, competition=competition, fields=self.fields, top=self.top, **arguments
+        )
 
 
 def offset_from(at: dt.datetime | None, anchor: dt.datetime) -> str | None:

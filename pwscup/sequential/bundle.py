@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.kinds.bundle_checks import config_checked
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
     BundleChecks,
     RoundBundle,
+    RoundCreation,
     at_offset,
     config_read,
     flag_check,
@@ -37,13 +37,17 @@ from pwscup.sequential.services import sequential_round_create
 MASTER, POOL = "master.csv", "pool.csv"
 SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits", "attack_limits")
 SCHEDULE_KEYS = ("step_closes",)
-# Where the service's own errors point in the settings.
-SERVICE_FIELDS = {
-    "master": MASTER,
-    "pool": POOL,
-    "step_closes": "schedule.step_closes",
-    "config": "config",
-}
+# The console's service, and where its own errors point in the settings.
+CREATION = RoundCreation(
+    sequential_round_create,
+    fields={
+        "master": MASTER,
+        "pool": POOL,
+        "step_closes": "schedule.step_closes",
+        "config": "config",
+    },
+    top="config",
+)
 # --- export ----------------------------------------------------------------------------------
 
 
@@ -91,30 +95,26 @@ def round_from_bundle(*, competition, entry, start, user):
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)
-    closes = checks.run(_closes, settings, start, entry.timezone)
-    auto_freeze = checks.run(_auto_freeze, settings)
-    limits = checks.run(_limits_of, settings, otherwise={})
+    schedule = _schedule_of(settings, checks, start=start, time_zone=entry.timezone)
+    files = checks.run(_files, entry.files, otherwise={})
+    checks.config(config, engine.config_normalise, path=_config_path)
+    arguments = {"config": config, "user": user, **files, **schedule}
+    return CREATION.created(entry, checks, competition=competition, **arguments).round
+
+
+def _schedule_of(settings: dict, checks: BundleChecks, *, start, time_zone) -> dict:
+    """The release closes (``start`` plus the bundle's offsets), the freeze rule and both
+    phases' limits, as the service's keyword arguments (those refused left out, their
+    refusals in ``checks``)."""
+    schedule = {
+        "step_closes": checks.run(_closes, settings, start, time_zone),
+        "auto_freeze": checks.run(_auto_freeze, settings),
+    }
+    schedule.update(checks.run(_limits_of, settings, otherwise={}))
     # A bundle written before the attack phase had limits has none.
-    attack_limits = checks.run(_attack_limits, settings.get("attack_limits", {}), otherwise={})
-    master, pool = checks.run(_files, entry.files, otherwise=(None, None))
-    if config is not None:  # the configuration's own rules need it read
-        checks.run(config_checked, config, engine.config_normalise, path=_config_path)
-    checks.done()
-    sequential = entry.created_by(
-        sequential_round_create,
-        competition=competition,
-        fields=SERVICE_FIELDS,
-        top="config",
-        config=config,
-        master_file=master,
-        pool_file=pool,
-        user=user,
-        step_closes=closes,
-        auto_freeze=auto_freeze,
-        **limits,
-        **attack_limits,
-    )
-    return sequential.round
+    attack_limits = settings.get("attack_limits", {})
+    schedule.update(checks.run(_attack_limits, attack_limits, otherwise={}))
+    return schedule
 
 
 def _config_of(settings: dict) -> dict:
@@ -169,7 +169,8 @@ def _attack_limits(raw) -> dict:
     }
 
 
-def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
+def _files(files) -> dict[str, ContentFile]:
+    """The service's ``master_file`` and ``pool_file`` the bundle holds (none: left out)."""
     unknown_files_refused(
         files,
         takes=lambda name: name in (MASTER, POOL),
@@ -177,9 +178,10 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
         known=f"{MASTER}, {POOL}",
     )
     # Read by the service as the console's uploads are (``read``, ``seek``, ``name``).
-    master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
-    pool = ContentFile(files[POOL], name=POOL) if POOL in files else None
-    return master, pool
+    roles = {"master_file": MASTER, "pool_file": POOL}
+    return {
+        key: ContentFile(files[name], name=name) for key, name in roles.items() if name in files
+    }
 
 
 def _config_path(error, config: dict) -> str:
