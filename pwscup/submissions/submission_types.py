@@ -114,7 +114,11 @@ class SubmissionType:
         defaults = {
             "file": format_lazy(
                 gettext_lazy("One of my team's {uploads}, as uploaded"), uploads=uploads
-            )
+            ),
+            "retrieve": format_lazy(
+                gettext_lazy("One of my team's {uploads}: status, message and scores"),
+                uploads=uploads,
+            ),
         }
         if self.part_keyword:
             defaults["list"] = format_lazy(

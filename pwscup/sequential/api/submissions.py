@@ -56,12 +56,7 @@ class SeqUploads(SubmissionType):
 class SeqReleases(SeqUploads, TeamReleases):
     key = RELEASE
     label = gettext_lazy("A release (release_<j>.csv)")
-    summaries = {
-        "create": gettext_lazy(
-            "Upload release_<j>.csv (checked by a worker with the team's earlier releases)"
-        ),
-        "retrieve": gettext_lazy("One of my team's releases: status, message and results"),
-    }
+    summaries = {"create": gettext_lazy("Upload release_<j>.csv (checked by a worker)")}
     description = gettext_lazy(
         "The round page's service: the step must be open, the limits and the deadline are "
         "enforced, with the page's messages."
@@ -113,12 +108,7 @@ class SeqReleases(SeqUploads, TeamReleases):
 class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
-    summaries = {
-        "create": gettext_lazy(
-            "Upload guesses (pid,guess) on another team's target (scored by a worker)"
-        ),
-        "retrieve": gettext_lazy("One of my team's attacks: status, message, accuracy"),
-    }
+    summaries = {"create": gettext_lazy("Upload guesses (pid,guess) on another team's target")}
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
