@@ -122,6 +122,17 @@ def setting_flag(label, **kwargs) -> forms.BooleanField:
     return forms.BooleanField(label=label, required=False, **kwargs)
 
 
+def setting_number(label, *, field=forms.IntegerField, **kwargs) -> forms.Field:
+    """A number setting, an integer or (``field=forms.FloatField``) any number (optional on
+    the form: left empty, the service names it or takes its default)."""
+    return field(label=label, required=False, **kwargs)
+
+
+def setting_text(label, **kwargs) -> forms.CharField:
+    """A text setting (optional on the form)."""
+    return forms.CharField(label=label, required=False, **kwargs)
+
+
 class ServiceErrorsForm:
     """A round's creation form showing its service's ``ValidationError`` next to its fields:
     an error of a field the form has next to it, any other on top of the form, and those the

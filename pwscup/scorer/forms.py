@@ -11,7 +11,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.choice_forms import DataChoiceFileForm
-from pwscup.competitions.round_create import ChooseAgainForm, ServiceErrorsForm, setting_flag
+from pwscup.competitions.round_create import (
+    ChooseAgainForm,
+    ServiceErrorsForm,
+    setting_flag,
+    setting_number,
+    setting_text,
+)
 from pwscup.core.errors import scoring_text_naming
 from pwscup.core.form_fields import limit_field, positive_int_field
 from pwscup.submissions.two_sided_forms import (
@@ -100,21 +106,18 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
     column_count = COLUMN_ROWS  # rows of each score table
     gate_count = GATE_ROWS
 
-    release_primary = forms.CharField(
-        label=_("Primary release score (its key)"),
+    release_primary = setting_text(
+        _("Primary release score (its key)"),
         max_length=64,
-        required=False,
         help_text=_("It ranks the releases. Empty: the first column."),
     )
-    attack_primary = forms.CharField(
-        label=_("Primary attack score (its key)"),
+    attack_primary = setting_text(
+        _("Primary attack score (its key)"),
         max_length=64,
-        required=False,
         help_text=_("The attacker's success. Empty: the first column."),
     )
-    top_n = forms.IntegerField(
-        label=_("N of the top N releases"),
-        required=False,
+    top_n = setting_number(
+        _("N of the top N releases"),
         help_text=_("Used by the power rule “top N”."),
     )
     bands = NumberListField(

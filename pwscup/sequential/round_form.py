@@ -12,6 +12,8 @@ from pwscup.competitions.round_create import (
     ServiceErrorsForm,
     setting_choice,
     setting_flag,
+    setting_number,
+    setting_text,
 )
 from pwscup.core.form_fields import (
     ConfigField,
@@ -47,20 +49,15 @@ class SequentialRoundForm(
     fields that build the configuration the service checks (``sequential_round_create``);
     the JSON view (``config``), when filled, replaces them."""
 
-    n_releases = forms.IntegerField(
-        label=_("Number of releases"),
-        required=False,
+    n_releases = setting_number(
+        _("Number of releases"),
         help_text=_("Teams publish the table once per release; at least the master's largest lsb."),
     )
-    m = forms.IntegerField(
-        label=_("m (each published group holds at least m distinct sensitive values)"),
-        required=False,
-    )
-    sa = forms.CharField(label=_("Sensitive column"), max_length=200, required=False)
-    sa_domain = forms.CharField(
-        label=_("Its possible values, separated by commas (optional)"),
+    m = setting_number(_("m (each published group holds at least m distinct sensitive values)"))
+    sa = setting_text(_("Sensitive column"), max_length=200)
+    sa_domain = setting_text(
+        _("Its possible values, separated by commas (optional)"),
         max_length=20_000,
-        required=False,
         help_text=_("Empty: the values found in the master table."),
     )
     mode = setting_choice(
@@ -92,14 +89,14 @@ class SequentialRoundForm(
     last_disclosure = setting_flag(_("Releases say which persons leave after them (column last)"))
     allow_tampering = setting_flag(_("Allow tampered records (column tampered)"))
     allow_suppression = setting_flag(_("Allow suppressing persons"))
-    gate_IL = forms.FloatField(
-        label=_("Largest information loss (IL)"),
-        required=False,
+    gate_IL = setting_number(
+        _("Largest information loss (IL)"),
+        field=forms.FloatField,
         help_text=_("Utility gates: a release above a bound is not ranked. Empty: no gate."),
     )
-    gate_CF_ratio = forms.FloatField(label=_("Largest share of counterfeits"), required=False)
-    gate_SUP = forms.FloatField(label=_("Largest number of suppressed persons"), required=False)
-    gate_TMP = forms.FloatField(label=_("Largest number of tampered records"), required=False)
+    gate_CF_ratio = setting_number(_("Largest share of counterfeits"), field=forms.FloatField)
+    gate_SUP = setting_number(_("Largest number of suppressed persons"), field=forms.FloatField)
+    gate_TMP = setting_number(_("Largest number of tampered records"), field=forms.FloatField)
     master = forms.FileField(
         label=_("Master table (pid,QI…,sa,lsf,lsb)"),
         required=False,
@@ -110,14 +107,12 @@ class SequentialRoundForm(
         required=False,
         help_text=_("Each team gets its own master drawn from it with the three fields below."),
     )
-    per_team_size = forms.IntegerField(label=_("Persons in a team's first release"), required=False)
-    per_team_turnover = forms.FloatField(
-        label=_("Turnover: the chance a person leaves at each release (0 to 1)"), required=False
+    per_team_size = setting_number(_("Persons in a team's first release"))
+    per_team_turnover = setting_number(
+        _("Turnover: the chance a person leaves at each release (0 to 1)"), field=forms.FloatField
     )
-    per_team_seed = forms.IntegerField(
-        label=_("Seed of the draw"),
-        required=False,
-        help_text=_("Any integer; the draw also uses a secret of the round."),
+    per_team_seed = setting_number(
+        _("Seed of the draw"), help_text=_("Any integer; the draw also uses a secret of the round.")
     )
     attack_phase = setting_flag(
         _("Attack phase: teams attack each other's releases after the last one"),
