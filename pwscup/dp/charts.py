@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, PlotArea, place_labels
-from pwscup.core.charts.scales import inset, line_path, linear, nice_step
+from pwscup.core.charts.scales import TitledPoint, inset, line_path, linear, nice_step
 from pwscup.core.charts.text import shorten, text_width
 
 FONT = 12
@@ -34,13 +34,6 @@ BASELINE_DASHES = {"BT": "6 3", "BR": "2 3", "prior": "1 4"}
 IT_DASH = "8 3 2 3"
 
 
-@dataclass(frozen=True)
-class Point:
-    x: float
-    y: float
-    title: str
-
-
 @dataclass
 class Series:
     name: str
@@ -49,7 +42,7 @@ class Series:
     own: bool = False
     dash: str = ""
     team: str = ""  # slug, for tests and styling
-    points: list[Point] = field(default_factory=list)
+    points: list[TitledPoint] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -205,7 +198,7 @@ def l2_chart(*, boards, own_team_id=None) -> L2Chart | None:
     chart.x_ticks = [(x_scale(float(b.epsilon)), f"ε = {b.epsilon_text}") for b in ordered]
     for series, board, l2, name in values:
         series.points.append(
-            Point(
+            TitledPoint(
                 x=x_scale(float(board.epsilon)),
                 y=y_scale(l2),
                 title=f"{name}\nε = {board.epsilon_text} ({board.level})\nL2 = {number(l2)}",

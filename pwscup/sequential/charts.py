@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.core.charts.labels import PlotArea
-from pwscup.core.charts.scales import line_path
+from pwscup.core.charts.scales import TitledPoint, line_path
 
 SERIES = (
     ("RN_max", "#d9480f", ""),
@@ -29,20 +29,13 @@ SERIES = (
 )
 
 
-@dataclass(frozen=True)
-class Mark:
-    x: float
-    y: float
-    title: str
-
-
 @dataclass
 class Line:
     metric: str
     colour: str
     dash: str
     path: str
-    marks: list[Mark]
+    marks: list[TitledPoint]
 
 
 @dataclass
@@ -74,7 +67,9 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
     chart.promise_label = f"1/m = 1/{m}"
     for metric, colour, dash in SERIES:
         marks = [
-            Mark(x_of(p["step"]), y_of(p[metric]), f"{metric} @ {p['step']}: {p[metric]:.4f}")
+            TitledPoint(
+                x_of(p["step"]), y_of(p[metric]), f"{metric} @ {p['step']}: {p[metric]:.4f}"
+            )
             for p in points
             if p.get(metric) is not None
         ]

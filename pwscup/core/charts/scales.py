@@ -1,8 +1,9 @@
 """Values onto pixels, as every server-drawn chart places its marks and ticks: a linear map
 (``linear``), a frame's span drawn in by a margin (``inset``), the step between nice ticks
-(``nice_step``), a line through the placed marks (``line_path``) and a linear axis with its
-ticks (``Axis``, a plot's ``PlotArea.x_axis`` / ``y_axis``). Each kind's chart builds its
-own axes from these (a log axis maps the values' logarithms)."""
+(``nice_step``), a line through the placed marks (``line_path``; ``TitledPoint``: a mark
+with its hover text) and a linear axis with its ticks (``Axis``, a plot's
+``PlotArea.x_axis`` / ``y_axis``). Each kind's chart builds its own axes from these (a log
+axis maps the values' logarithms)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,15 @@ def nice_step(raw: float) -> float:
     """
     power = 10 ** math.floor(math.log10(raw))
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+
+
+@dataclass(frozen=True)
+class TitledPoint:
+    """A point of a line (``line_path``) and its hover text (the SVG's ``<title>``)."""
+
+    x: float
+    y: float
+    title: str
 
 
 def line_path(points) -> str:
