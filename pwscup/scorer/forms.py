@@ -126,15 +126,11 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
         required=False,
         help_text=_("Comma-separated, ascending, e.g. 0.25, 0.5, 0.75 (visibility “band”)."),
     )
-    timeout_seconds = forms.IntegerField(
-        label=_("Time limit of a run (seconds)"), required=False, help_text=_("1 to 86,400.")
+    timeout_seconds = setting_number(
+        _("Time limit of a run (seconds)"), help_text=_("1 to 86,400.")
     )
-    memory_mb = forms.IntegerField(
-        label=_("Memory of a run (MB)"), required=False, help_text=_("64 to 262,144.")
-    )
-    processes = forms.IntegerField(
-        label=_("Processes of a run"), required=False, help_text=_("8 to 4,096.")
-    )
+    memory_mb = setting_number(_("Memory of a run (MB)"), help_text=_("64 to 262,144."))
+    processes = setting_number(_("Processes of a run"), help_text=_("8 to 4,096."))
 
     release_files_required = forms.CharField(
         label=_("Files a release must hold"),

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -24,7 +24,7 @@ from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused, scoring_text
-from pwscup.core.form_fields import digits_value, form_saved
+from pwscup.core.form_fields import digits_value, form_page
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
@@ -136,21 +136,18 @@ def _dates(request, access, sequential):
     """The round's page *Dates and limits*: each release's close (in the round's time zone),
     the automatic freeze and the upload limits, saved by ``schedule_edit``."""
     form = ScheduleEditForm(request.POST or None, sequential=sequential)
-    saved = form_saved(
+    return form_page(
         request,
         form,
         lambda data: services.schedule_edit(
             sequential=sequential, user=request.user, **form.schedule()
         ),
+        template="sequential/schedule_edit.html",
+        context={"competition": access.competition, "round": access.round},
+        back=reverse("console:round", args=[access.competition.slug, access.round.slug]),
+        done=_("The round's dates and limits are saved."),
+        unchanged=_("Nothing changed: the dates and limits are as they were."),
     )
-    if saved is not None:
-        if saved.value:
-            messages.success(request, _("The round's dates and limits are saved."))
-        else:
-            messages.info(request, _("Nothing changed: the dates and limits are as they were."))
-        return redirect("console:round", access.competition.slug, access.round.slug)
-    context = {"competition": access.competition, "round": access.round, "form": form}
-    return render(request, "sequential/schedule_edit.html", context)
 
 
 @login_required
