@@ -43,7 +43,9 @@ class TwoSidedLifecycle:
     ``attack_now(state, user)`` -> ``(targets, the attack phase)``; ``publish(state,
     user)``; ``hide(state, user)``. ``freeze_text``, ``attack_now_text``, ``publish_text``
     and ``hide_text`` explain the kind's own freeze and publication on the confirmation
-    page. ``release_kind`` and ``attack_kind``: the two phases' ``Phase.kind``."""
+    page. ``release_kind`` and ``attack_kind``: the two phases' ``Phase.kind``.
+    ``phases_edit``: what the console's page *Dates and limits* refuses of the kind's phases
+    (``RoundKind.phases_edit``, the kind's through ``TwoSidedKind``)."""
 
     state: Callable  # (round) -> the kind's row (``frozen_at``, ``results_published``) or None
     close: Callable
@@ -57,6 +59,7 @@ class TwoSidedLifecycle:
     hide_text: object
     release_kind: str
     attack_kind: str
+    phases_edit: object = None
 
 
 def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
@@ -180,6 +183,11 @@ class TwoSidedKind(RoundKind):
     phase waits for something more says so in ``release_phase_note``."""
 
     lifecycle: TwoSidedLifecycle
+
+    @property
+    def phases_edit(self):
+        """The lifecycle's (``TwoSidedLifecycle.phases_edit``)."""
+        return self.lifecycle.phases_edit
 
     def phase_ended_at(self, phase):
         """The freeze ends the release phase (its uploads are refused from then)."""

@@ -16,7 +16,6 @@ from pwscup.scorer.models import (
 )
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
-from pwscup.submissions.services.two_sided import two_sided_phases_edit
 
 
 class ScorerKind(PhasedKind, TwoSidedKind):
@@ -30,7 +29,6 @@ class ScorerKind(PhasedKind, TwoSidedKind):
     )
     phase_labels = PHASE_LABELS
     lifecycle = LIFECYCLE
-    phases_edit = two_sided_phases_edit(LIFECYCLE.state)
     counted_row = "scorer"  # migrations/0007_page_generation_trigger.py
 
     # --- configuration and state -------------------------------------------------------------

@@ -1,8 +1,8 @@
 """A two-sided kind's console lifecycle (``pwscup.kinds.two_sided.TwoSidedLifecycle``) with the
 steps every such kind takes alike filled in by the core's services: *Close now* closes the
 round's phases (``round_phases_close``), the results are published and hidden by
-``two_sided_results_publish`` / ``two_sided_results_hide``, and the phases are the core's
-release and attack phases. The kind gives its row of the round, its freeze, its early
+``two_sided_results_publish`` / ``two_sided_results_hide``, the phases are the core's
+release and attack phases, edited under ``two_sided_phases_edit``'s rules. The kind gives its row of the round, its freeze, its early
 attack phase and the words of each step."""
 
 from collections.abc import Callable
@@ -12,6 +12,7 @@ from pwscup.kinds.two_sided import TwoSidedLifecycle
 from pwscup.submissions.services.two_sided import (
     ATTACK,
     RELEASE,
+    two_sided_phases_edit,
     two_sided_results_hide,
     two_sided_results_publish,
 )
@@ -32,5 +33,6 @@ def two_sided_lifecycle(
         hide=lambda row, user: two_sided_results_hide(state=row, user=user),
         release_kind=RELEASE,
         attack_kind=ATTACK,
+        phases_edit=two_sided_phases_edit(state),
         **texts,
     )

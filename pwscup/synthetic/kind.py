@@ -8,7 +8,7 @@ from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.kinds.choice_wording import ChoiceWording
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
-from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS, two_sided_phases_edit
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 from pwscup.synthetic import KEY, selectors, services
 from pwscup.synthetic.actions import LIFECYCLE
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
@@ -24,7 +24,6 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     )
     phase_labels = TWO_SIDED_PHASE_LABELS
     lifecycle = LIFECYCLE
-    phases_edit = two_sided_phases_edit(LIFECYCLE.state)
     counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py
     counted_row_defer = ("holdout", "aux")  # the drawn ids: the scorer's, not the pages'
     # A team's rows are drawn from its pack at its first download (``services.draws``) and
