@@ -134,6 +134,16 @@ class AttackTargets:
         """The target of the team ``team_slug`` the caller may download (404 otherwise)."""
         return target_named(self.of(access, part), team_slug)
 
+    def file(self, respond: Callable) -> Callable:
+        """A ``RoundEndpoint``'s answer serving a file of one target (its route names the
+        team by ``<str:team_slug>``): ``respond(target)`` of the target the caller may
+        download (``named``: 404 otherwise)."""
+
+        def answer(request, access, part, team_slug):
+            return respond(self.named(access, part, team_slug))
+
+        return answer
+
     def answer(self, request, access, part) -> Response:
         """The kind's list of targets (a ``RoundEndpoint``'s answer)."""
         given = {self.part_keyword: part}

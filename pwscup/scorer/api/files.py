@@ -160,15 +160,18 @@ ROUND_ENDPOINTS.declare_targets(
 )
 
 
-@ROUND_ENDPOINTS.declare(
-    "scorer/targets/<str:team_slug>/public.zip",
-    "scorer-target-public",
-    summary=gettext_lazy("A target's public files (what its release published at the freeze)"),
-)
-def target_public(request, access, scorer, team_slug):
-    target = TARGETS.named(access, scorer, team_slug)
+def _target_public(target):
+    """A target's public ZIP (404 for a release that published no file)."""
     if not target.release.public:
         raise Http404(_("This release published no file."))
     return private_file_response(
         target.release.public, target_public_name(target), content_type=ZIP
     )
+
+
+ROUND_ENDPOINTS.declare(
+    "scorer/targets/<str:team_slug>/public.zip",
+    "scorer-target-public",
+    TARGETS.file(_target_public),
+    summary=gettext_lazy("A target's public files (what its release published at the freeze)"),
+)

@@ -152,25 +152,29 @@ ROUND_ENDPOINTS.declare_targets(
 )
 
 
-@ROUND_ENDPOINTS.declare(
+ROUND_ENDPOINTS.declare(
     "syn/targets/<str:team_slug>/release.csv",
     "syn-target-release",
+    TARGETS.file(
+        lambda target: csv_bytes_response(
+            stored_bytes(target.release.file), files.release_name(target.team)
+        )
+    ),
     summary=gettext_lazy("A target's frozen release, as its team uploaded it"),
 )
-def target_release(request, access, synthetic, team_slug):
-    target = TARGETS.named(access, synthetic, team_slug)
-    return csv_bytes_response(stored_bytes(target.release.file), files.release_name(target.team))
 
 
-@ROUND_ENDPOINTS.declare(
+ROUND_ENDPOINTS.declare(
     "syn/targets/<str:team_slug>/challenge.csv",
     "syn-target-challenge",
+    TARGETS.file(
+        lambda target: csv_bytes_response(
+            files.challenge_csv(target=target), files.challenge_name(target)
+        )
+    ),
     page_name="target_challenge",
     summary=gettext_lazy("A target's challenge set: id and the original's columns (no label)"),
 )
-def target_challenge(request, access, synthetic, team_slug):
-    target = TARGETS.named(access, synthetic, team_slug)
-    return csv_bytes_response(files.challenge_csv(target=target), files.challenge_name(target))
 
 
 @ROUND_ENDPOINTS.declare(
