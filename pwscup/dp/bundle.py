@@ -21,7 +21,7 @@ from pwscup.dp import engine
 from pwscup.dp.config_paths import config_path
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
-from pwscup.kinds.bundle_files import required_file, unknown_files_refused
+from pwscup.kinds.bundle_files import ORIGINAL, original_required
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
@@ -38,7 +38,6 @@ from pwscup.kinds.bundles import (
 )
 from scoring.dp.errors import DPError
 
-ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "schedule", "limits")
 SCHEDULE_KEYS = ("opens_at", "closes_at")
 RELEASE_PHASE = gettext_lazy("Release phase")
@@ -119,14 +118,10 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _files(files) -> bytes:
-    unknown_files_refused(
+    return original_required(
         files,
-        takes=lambda name: name == ORIGINAL,
         message=_("%(role)s is not a file of a DP round (it has only %(known)s)."),
-        known=ORIGINAL,
-    )
-    return required_file(
-        files, ORIGINAL, message=_("The bundle lacks the DP round's hidden table, original.csv.")
+        missing=_("The bundle lacks the DP round's hidden table, original.csv."),
     )
 
 

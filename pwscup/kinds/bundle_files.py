@@ -7,6 +7,10 @@ from django.core.exceptions import ValidationError
 
 from pwscup.core.errors import Refused
 
+# The round's original table in a bundle, of a kind whose round is made from one (DP,
+# synthetic data): as the organizer uploaded it.
+ORIGINAL = "original.csv"
+
 
 def unknown_files_refused(files, *, takes, message: str, known: str) -> None:
     """Refuse every one of ``files`` that the kind does not take (``takes(name)`` false),
@@ -36,3 +40,20 @@ def file_kept(name: str, keep, **kwargs):
         raise ValidationError({name: error.message}) from None
     except ValidationError as error:
         raise ValidationError({name: error.messages}) from None
+
+
+def original_required(
+    files, *, message: str, missing: str, takes=None, known: str = ORIGINAL
+) -> bytes:
+    """The round's original (``ORIGINAL``) of a bundle's round entry, as uploaded: an entry
+    without it is refused with ``missing``, and every other file with ``message`` (as
+    ``unknown_files_refused``) unless the kind also takes it (``takes(name)``, its other
+    files named in ``known``). The kinds whose round is made from an original (DP,
+    synthetic data) hand it to their creation service as ``table``."""
+    unknown_files_refused(
+        files,
+        takes=lambda name: name == ORIGINAL or (takes is not None and takes(name)),
+        message=message,
+        known=known,
+    )
+    return required_file(files, ORIGINAL, message=missing)

@@ -26,10 +26,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.kinds.bundle_files import file_kept, required_file, unknown_files_refused
+from pwscup.kinds.bundle_files import ORIGINAL, file_kept, original_required
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
+    RoundCreation,
     config_read,
     named_list,
     service_error_rekeyed,
@@ -46,12 +47,10 @@ from pwscup.synthetic.services.populations import population_store
 from pwscup.synthetic.services.rounds import SETTING_FIELDS, synthetic_config_check
 from scoring.synthetic.config import GATE_KEYS
 
-ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "phases")
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {
-    "table": ORIGINAL,
     "config": "config",
     "columns": "config.columns",
     "label": "config.label",
@@ -59,6 +58,8 @@ SERVICE_FIELDS = {
     **{key: f"config.{key}" for key in SETTING_FIELDS if key not in GATE_KEYS},
     **{key: f"config.gates.{key}" for key in GATE_KEYS},
 }
+# The console's service, its refusal of the table keyed by the bundle's file.
+CREATION = RoundCreation(synthetic_round_create, fields={"table": ORIGINAL, **SERVICE_FIELDS})
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -118,11 +119,10 @@ def round_from_bundle(*, competition, entry, start, user):
     table = checks.run(_original, entry.files)
     if config is not None:  # the configuration's own rules need it read
         checks.run(_config_checked, config)
-    checks.done()
-    synthetic = entry.created_by(
-        synthetic_round_create,
+    synthetic = CREATION.created(
+        entry,
+        checks,
         competition=competition,
-        fields=SERVICE_FIELDS,
         table=table,
         table_filename=ORIGINAL,
         config=config,
@@ -158,14 +158,10 @@ def _config_checked(config: dict) -> None:
 
 
 def _original(files) -> bytes:
-    unknown_files_refused(
+    return original_required(
         files,
-        takes=lambda name: name == ORIGINAL or _population_key(name) is not None,
         message=_("%(role)s is not a file of a synthetic round (it has only %(known)s)."),
+        missing=_("The bundle lacks the synthetic round's original table, original.csv."),
+        takes=lambda name: _population_key(name) is not None,
         known=f"{ORIGINAL}, <pack>.population.csv",
-    )
-    return required_file(
-        files,
-        ORIGINAL,
-        message=_("The bundle lacks the synthetic round's original table, original.csv."),
     )
