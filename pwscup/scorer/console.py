@@ -7,7 +7,6 @@ field there). The lifecycle actions (close, freeze, open the attack phase, publi
 (``console_competition`` / ``console_round``: 404 for anyone else)."""
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.http import Http404
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -27,6 +26,7 @@ from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.scorer.rules_form import ScorerRulesForm
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 
@@ -216,23 +216,6 @@ urlpatterns = [
 # --- the round's panel -------------------------------------------------------------------------
 
 
-def _counts(model, scorer) -> dict:
-    by_status = dict(
-        model.objects.filter(scorer=scorer)
-        .order_by()
-        .values_list("status")
-        .annotate(n=Count("pk"))
-        .values_list("status", "n")
-    )
-    return {
-        "rows": [
-            (model.STATUS_LABELS.get(s) or label, by_status.get(s, 0))
-            for s, label in Status.choices
-        ],
-        "all": sum(by_status.values()),
-    }
-
-
 def _versions(scorer) -> list[dict]:
     return [
         {
@@ -311,7 +294,7 @@ def panel_context(round_) -> dict | None:
         "outdated": {"releases": len(outdated[Release]), "attacks": len(outdated[Attack])},
         "outdated_total": len(outdated[Release]) + len(outdated[Attack]),
         "unwritten": _unwritten_columns(scorer, selectors.round_config(round_)),
-        "releases": _counts(Release, scorer),
-        "attacks": _counts(Attack, scorer),
+        "releases": upload_counts(Release.objects.filter(scorer=scorer)),
+        "attacks": upload_counts(Attack.objects.filter(scorer=scorer)),
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
     }

@@ -88,6 +88,29 @@ def target_uses(uploads: QuerySet, *, field: str = "target") -> dict[int, int]:
     return {row[field]: row["used"] for row in counts if row[field] is not None}
 
 
+def upload_counts(uploads: QuerySet, *, teams: bool = False) -> dict:
+    """How many of a kind's kept ``uploads`` (a round's) are in each state, as the consoles'
+    panels show them (one query): ``rows``, ``(label, count)`` per state in ``Status``'s
+    order, under the model's own name of it (``STATUS_LABELS``) where it has one; ``all``,
+    ``scored`` (finished) and ``failed``; with ``teams``, how many teams sent them (one
+    query more)."""
+    by_status = dict(
+        uploads.order_by().values_list("status").annotate(n=Count("pk")).values_list("status", "n")
+    )
+    counts = {
+        "rows": [
+            (uploads.model.STATUS_LABELS.get(s) or label, by_status.get(s, 0))
+            for s, label in Status.choices
+        ],
+        "all": sum(by_status.values()),
+        "scored": by_status.get(Status.FINISHED, 0),
+        "failed": by_status.get(Status.FAILED, 0),
+    }
+    if teams:
+        counts["teams"] = uploads.values("team").distinct().count()
+    return counts
+
+
 def uploads_quota_usage(uploads: QuerySet, *, day: QuotaDay, now: dt.datetime) -> Quota:
     """What ``uploads`` (one team's, of one window: a phase, a release step, …) have used of
     its limits, with ``created_at`` and ``status`` fields; FAILED uploads do not count.

@@ -29,6 +29,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.session_drafts import draft_bytes, draft_upload
+from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
@@ -205,8 +206,6 @@ def panel_context(round_) -> dict | None:
     synthetic = selectors.synthetic_of(round_)
     if synthetic is None:
         return None
-    releases = SynRelease.objects.filter(synthetic=synthetic)
-    attacks = SynAttack.objects.filter(target__synthetic=synthetic)
     config = engine.round_config(round_)
     packs = selectors.pack_populations(synthetic=synthetic)
     return {
@@ -216,18 +215,9 @@ def panel_context(round_) -> dict | None:
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],
         "phases": named_phases(round_),
-        "releases": {
-            "all": releases.count(),
-            "scored": releases.filter(status=SynRelease.Status.FINISHED).count(),
-            "rejected": releases.filter(status=SynRelease.Status.FAILED).count(),
-            "teams": releases.values("team").distinct().count(),
-        },
+        "releases": upload_counts(SynRelease.objects.filter(synthetic=synthetic), teams=True),
         "targets": len(selectors.targets(synthetic=synthetic)),
-        "attacks": {
-            "all": attacks.count(),
-            "scored": attacks.filter(status=SynAttack.Status.FINISHED).count(),
-            "teams": attacks.values("team").distinct().count(),
-        },
+        "attacks": upload_counts(SynAttack.objects.filter(target__synthetic=synthetic), teams=True),
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
         "packs": packs,
         "population_form": PopulationForm(choices=round_choices(round=round_)),
