@@ -28,7 +28,7 @@ from pwscup.submissions.two_sided_tabs import (
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api.round_status import metric_name
-from pwscup.synthetic.api.views import attack_metrics
+from pwscup.synthetic.api.views import attack_metrics, attackable
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import tpr_key
 
@@ -148,15 +148,15 @@ def columns(*, synthetic: SyntheticRound, team: Team | None = None, draws=None) 
     return out
 
 
-def published_files(*, state: RoundState, team: Team | None) -> list[dict]:
-    """After the freeze: each target the reader may download (a team: the other teams')."""
+def published_files(*, state: RoundState, access) -> list[dict]:
+    """After the freeze: each target a participant may download (the API's rule,
+    ``attackable``: a team, the other teams'), with the data pack its rows are of."""
     if not state.frozen:
         return []
     packs = selectors.draw_pack_keys(synthetic=state.synthetic)
     return [
         {"target": target, "pack": packs.get(target.team_id, "")}
-        for target in selectors.targets(synthetic=state.synthetic)
-        if team is None or target.team_id != team.pk
+        for target in attackable(access, state.synthetic)
     ]
 
 
@@ -190,10 +190,11 @@ def shown_scores(scores: dict | None, keys) -> list[dict]:
     return [{"name": metric_name(key), "value": scores.get(key)} for key in keys if scores]
 
 
-def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
-    """After the freeze: each other team's target with the team's attacks on it (the
-    visible half's scores only) and ``used``: those that count against the attack phase's
-    per-target limit (``target_uses``)."""
+def attack_targets(*, state: RoundState, access) -> list[dict]:
+    """After the freeze: each other team's target (``attackable``) with the caller's team's
+    attacks on it (the visible half's scores only) and ``used``: those that count against
+    the attack phase's per-target limit (``target_uses``)."""
+    team = access.team
     if not state.frozen or team is None:
         return []
     half, keys = state.half, attack_metrics(state.synthetic)
@@ -210,8 +211,7 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
             "attacks": [a for a in attacks if a.target_id == target.pk],
             "used": uses.get(target.pk, 0),
         }
-        for target in selectors.targets(synthetic=state.synthetic)
-        if target.team_id != team.pk
+        for target in attackable(access, state.synthetic)
     ]
 
 

@@ -40,7 +40,7 @@ class SyntheticTabs(TwoSidedTabs):
             and any(draw.team_id == access.team.pk for draw in draws),
             "data_choice": choice,
             "draws": selectors.draws_summary(synthetic=state.synthetic, draws=draws, packs=packs),
-            "published": tabs.published_files(state=state, team=access.team) if participant else [],
+            "published": tabs.published_files(state=state, access=access) if participant else [],
             "participant": participant,
             "wheel": wheel_filename(),
             "install": install_argument(TOOLKIT_EXTRA),
@@ -52,7 +52,7 @@ class SyntheticTabs(TwoSidedTabs):
         uploads = []
         if team is not None:
             releases = tabs.team_releases(state=state, team=team)
-            targets = tabs.attack_targets(state=state, team=team)
+            targets = tabs.attack_targets(state=state, access=access)
             context.update(
                 releases=releases,
                 targets=targets,
