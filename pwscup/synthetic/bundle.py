@@ -115,7 +115,7 @@ def round_from_bundle(*, competition, entry, start, user):
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)
-    windows = checks.run(two_sided_windows, settings, start, entry)
+    windows = checks.run(two_sided_windows, settings, start, entry, otherwise={})
     table = checks.run(_original, entry.files)
     if config is not None:  # the configuration's own rules need it read
         checks.run(_config_checked, config)
