@@ -30,6 +30,7 @@ from pwscup.kinds.bundles import (
     BundleChecks,
     ExportOptions,
     RoundBundle,
+    RoundCreation,
     setting_required,
     settings_object,
 )
@@ -60,7 +61,10 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
 SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
 LEFT_OUT = "hidden_left_out"
 # Where the creation service's own errors point in the settings.
-SERVICE_FIELDS = {"config": "config", **WINDOW_ERROR_PATHS}
+# The console's service, and where its own errors point in the settings.
+CREATION = RoundCreation(
+    services.scorer_round_create, fields={"config": "config", **WINDOW_ERROR_PATHS}
+)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -118,14 +122,13 @@ def round_from_bundle(*, competition, entry, start, user):
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)
-    windows = checks.run(two_sided_windows, settings, start, entry)
+    windows = checks.run(two_sided_windows, settings, start, entry, otherwise={})
     checks.run(_files_known, entry.files)
     awaited = checks.run(_left_out, settings.get(LEFT_OUT, []), entry.files)
-    checks.done()
-    scorer = entry.created_by(
-        services.scorer_round_create,
+    scorer = CREATION.created(
+        entry,
+        checks,
         competition=competition,
-        fields=SERVICE_FIELDS,
         config=config,
         **windows,
         user=user,

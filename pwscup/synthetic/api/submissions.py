@@ -47,7 +47,6 @@ class Releases(SyntheticUploads, FinalReleases):
     label = _("A synthetic release (teamX_synthetic.csv)")
     summaries = {
         "create": _("Upload teamX_synthetic.csv (checked and scored by a worker)"),
-        "retrieve": _("One of my team's releases: status, message and scores"),
     }
 
     def as_json(self, upload, part, access, context) -> dict:
