@@ -161,8 +161,8 @@ class ServiceErrorsForm:
 
 class ChooseAgainForm:
     """A form with file fields (the creation forms, the 2015 wizard's roles step, the scorer
-    console's data pack): when a post comes back with errors, a browser does not keep the
-    files it chose, so the page names them to choose again (the template
+    console's data pack and program): when a post comes back with errors, a browser does not
+    keep the files it chose, so the page names them to choose again (the template
     ``console/_choose_again.html`` above the form's first file field)."""
 
     def files_to_choose_again(self) -> list[str]:

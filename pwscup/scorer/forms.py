@@ -363,7 +363,7 @@ def round_initial(*, now, time_zone: str) -> dict:
     return initial
 
 
-class ProgramForm(forms.Form):
+class ProgramForm(ChooseAgainForm, forms.Form):
     program = forms.FileField(
         label=_("Scoring program (ZIP)"),
         help_text=_(

@@ -1,6 +1,7 @@
 """A post refused while a file was chosen names the file to choose again (a browser drops
-it): the 2015 wizard's roles step (its configuration JSON) and the scorer console's data
-pack form (a data choice gone meanwhile), in the reader's language."""
+it): the 2015 wizard's roles step (its configuration JSON), the scorer console's data
+pack form (a data choice gone meanwhile) and its program form (a ZIP refused), in the
+reader's language."""
 
 import json
 
@@ -53,3 +54,16 @@ def test_the_pack_form_names_the_pack_to_choose_again(client, language):
     assert 'data-testid="scorer-choose-again"' in page
     assert LINES[language].format(name="my_pack.zip") in page
     assert DataPack.objects.filter(scorer=world.scorer).count() == packs  # nothing kept
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_program_form_names_the_program_to_choose_again(client, language):
+    world = scorer_world(slug="chp")
+    client.force_login(world.organizer)
+    action = reverse("scorer_console:program", args=[world.competition.slug, world.round.slug])
+    chosen = upload_file(b"not a zip", "my_scorer.zip", "application/zip")
+    refused = client.post(action, {"program": chosen}, headers={"accept-language": language})
+    assert refused.status_code == 200 and refused.context["form"].errors["program"]
+    page = refused.content.decode()
+    assert 'data-testid="scorer-choose-again"' in page
+    assert LINES[language].format(name="my_scorer.zip") in page
