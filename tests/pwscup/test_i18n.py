@@ -87,9 +87,12 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
 
 # One Japanese word per term: "competition" is コンペティション (84 uses against 18 of
 # コンテスト when they were unified), "organizer" 運営者 (55 against 25 of 主催者; 主催 also
-# catches 主催する).
+# catches 主催する), "the release phase" 開示フェーズ (32 against 8 of リリースフェーズ: the
+# Dates and limits page headed a phase 開示フェーズ and refused a date under it naming a
+# リリースフェーズ).
 @pytest.mark.parametrize(
-    ("chosen", "other"), [("コンペティション", "コンテスト"), ("運営者", "主催")]
+    ("chosen", "other"),
+    [("コンペティション", "コンテスト"), ("運営者", "主催"), ("開示フェーズ", "リリースフェーズ")],
 )
 def test_competition_and_organizer_have_one_japanese_word_each(chosen, other):
     entries = live_entries(polib.pofile(str(PO)))
