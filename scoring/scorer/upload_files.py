@@ -104,6 +104,19 @@ def _pattern_problem(pattern: Any) -> bool:
     )
 
 
+def _refused_entry(required: Any) -> Any:
+    """What a refused list of patterns is quoted by: its first bad or repeated pattern (the
+    console's field takes one a line: the line at fault, as typed), else the whole value
+    (not a list, or too many patterns)."""
+    if isinstance(required, list):
+        seen = set()
+        for pattern in required:
+            if _pattern_problem(pattern) or pattern in seen:
+                return pattern
+            seen.add(pattern)
+    return required
+
+
 def parse_file_rule(value: Any, *, key: str) -> FileRule:
     """The rule of the round's setting ``key`` (``{"required": [...], "only_required": bool}``),
     checked: 0 to 20 distinct patterns of 1 to 128 characters, each a relative path (no
@@ -133,7 +146,7 @@ def parse_file_rule(value: Any, *, key: str) -> FileRule:
         raise ScorerError(
             "scorer.config.value",
             key=f"{key}.required",
-            value=repr(clip(required)),
+            value=repr(clip(_refused_entry(required))),
             expected=expected,
         )
     only = value.get("only_required", False)

@@ -92,6 +92,23 @@ def test_a_bad_setting_names_its_key(value, key):
     assert caught.value.params["key"] == key
 
 
+@pytest.mark.parametrize(
+    ("required", "quoted"),
+    [
+        (["release.csv", "../x.csv", "*.json"], "'../x.csv'"),  # the pattern at fault
+        (["a.csv", "b.csv", "a.csv"], "'a.csv'"),  # the pattern given twice
+    ],
+)
+def test_a_refused_pattern_is_quoted_alone_as_typed_not_the_list(required, quoted):
+    """The console's field takes one pattern a line: the refusal quotes the line at fault,
+    not a Python list of every line (``['release.csv', '../x.csv', '*.json']``)."""
+    with pytest.raises(ScorerError) as caught:
+        parse_file_rule({"required": required}, key="release_files")
+    assert caught.value.params["value"] == quoted
+    assert f"is {quoted};" in render(caught.value.code, caught.value.params, "en")
+    assert f"の値 {quoted} は" in render(caught.value.code, caught.value.params, "ja")
+
+
 def test_an_unknown_key_of_the_setting_is_refused():
     with pytest.raises(ScorerError) as caught:
         parse_round_config({"attack_files": {"required": ["a"], "only": True}})
