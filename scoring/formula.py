@@ -216,13 +216,20 @@ def formula_names(text: str) -> list[str]:
     return _used_names(_parse(text))
 
 
-def formula_compares(text: str) -> bool:
-    """Whether the formula holds a comparison (``A < 50``: 1 when true, 0 when false).
+def formula_comparison(text: str) -> str:
+    """The formula's first comparison as written (``A < 50``: 1 when true, 0 when false), for
+    the sentence that explains comparisons with the round's own names; ``""`` without one.
 
-    >>> formula_compares("A + 2*(50-A)*(A<50)"), formula_compares("max(A, U) - 1")
-    (True, False)
+    >>> formula_comparison("A + 2*(50-A)*(A<50)"), formula_comparison("max(A, U) - 1")
+    ('A<50', '')
     """
-    return any(isinstance(node, ast.Compare) for node in ast.walk(_parse(text)))
+    source = text.strip()
+    tree = _parse(text)
+    compares = [node for node in ast.walk(tree) if isinstance(node, ast.Compare)]
+    if not compares:
+        return ""
+    first = min(compares, key=lambda node: (node.lineno, node.col_offset))
+    return ast.get_source_segment(source, first) or ""
 
 
 def formula_check(text: str, names: Iterable[str]) -> None:

@@ -20,7 +20,7 @@ from pwscup.competitions import attack_top
 from pwscup.competitions.models import Round
 from pwscup.kinds import kind_of
 from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
-from scoring.formula import FormulaError, formula_compares, formula_names, formula_value
+from scoring.formula import FormulaError, formula_comparison, formula_names, formula_value
 from scoring.ranking import competition_ranks
 
 # Totals equal to this many decimals tie (sums of floats differ in their last bits).
@@ -76,13 +76,14 @@ def total_names(*, round: Round) -> list[dict]:
     return [{"key": key, "label": labels.get(key, key)} for key in used]
 
 
-def total_compares(*, round: Round) -> bool:
-    """Whether the round's formula holds a comparison (the Rules tab then says how one
-    counts); ``False`` without a formula, or with one that no longer parses."""
+def total_comparison(*, round: Round) -> str:
+    """The first comparison of the round's formula as written (the Rules tab then says how
+    one counts, with it as the example); ``""`` without one, without a formula, or with one
+    that no longer parses."""
     try:
-        return bool(round.total_formula) and formula_compares(round.total_formula)
+        return formula_comparison(round.total_formula) if round.total_formula else ""
     except FormulaError:
-        return False
+        return ""
 
 
 def team_totals(*, formula: str, teams: dict) -> dict[int, float]:

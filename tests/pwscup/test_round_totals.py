@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 from django.utils.translation import gettext
 
 from pwscup.bundles.services import competition_export, competition_import
@@ -146,9 +147,15 @@ def test_results_tab_and_standings_once_published(world):
 
 
 @pytest.mark.parametrize(
-    ("formula", "compares"), [("utility", False), ("utility * (utility < 50)", True)]
+    ("formula", "example"),
+    [
+        ("utility", ""),
+        ("utility * (utility < 50)", "utility < 50"),
+        # The formula's own first comparison, not a name the round does not have (A):
+        ("max(0, utility - 2*(50-utility)*(utility<50) + (utility >= 90))", "utility<50"),
+    ],
 )
-def test_the_rules_tab_mentions_comparisons_only_for_a_formula_with_one(world, formula, compares):
+def test_the_rules_tab_explains_comparisons_with_the_formula_s_own(world, formula, example):
     round_total_formula_set(user=world.organizer, round=world.round, formula=formula)
     client = Client()
     client.force_login(world.users["a"])
@@ -156,10 +163,13 @@ def test_the_rules_tab_mentions_comparisons_only_for_a_formula_with_one(world, f
         client.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
         rules = client.get(tab_url(world.round, RULES)).content.decode()
         with translation.override(lang):
-            comparison = gettext("A comparison such as (A<50) counts 1 when true and 0 when false.")
+            comparison = gettext(
+                "A comparison such as (%(comparison)s) counts 1 when true and 0 when false."
+            ) % {"comparison": escape(example)}
             missing = gettext("A team missing one of these scores, or disqualified, has no total.")
         notes = rules.split('data-testid="round-total-notes">')[1].split("</p>")[0]
-        assert (comparison in notes) is compares, (lang, notes)
+        assert (comparison in notes) is bool(example), (lang, notes)
+        assert "A&lt;50" not in notes and "A<50" not in notes, (lang, notes)
         assert missing in notes, (lang, notes)
 
 

@@ -9,7 +9,7 @@ from django import template
 from pwscup.competitions.totals import (
     round_attack_top_ranking,
     round_totals,
-    total_compares,
+    total_comparison,
     total_names,
 )
 from pwscup.kinds import kind_of
@@ -22,7 +22,7 @@ def round_total_rules(round) -> dict:
     return {
         "formula": round.total_formula,
         "names": total_names(round=round),
-        "compares": total_compares(round=round),
+        "comparison": total_comparison(round=round),
         "top_n": round.attack_top_n,  # set only where the kind has a matrix (on save)
     }
 
