@@ -141,6 +141,21 @@ def read_uploads_quota_usage(uploads, *, day: QuotaDay, now: dt.datetime) -> Quo
     )
 
 
+def phase_quota(phase, uploads, *, now: dt.datetime) -> dict | None:
+    """A team's quota line of ``phase`` (``rounds/_quota.html``: its limits, what the team's
+    ``uploads`` of it, already read, use today and in all, when the day's count resets),
+    for every kind whose uploads count in a core ``Phase``; ``None`` without the phase."""
+    if phase is None:
+        return None
+    quota = read_uploads_quota_usage(uploads, day=quota_day_of(phase.round), now=now)
+    return {
+        "phase": phase,
+        "used_today": quota.used_today,
+        "used_total": quota.used_total,
+        "resets_at": quota.resets_at,
+    }
+
+
 def upload_models() -> list[type]:
     """The models of every team upload: the kept uploads (``KeptUpload``) among the jobs of
     every round kind (``RoundKind.jobs``) and of the apps outside the kinds

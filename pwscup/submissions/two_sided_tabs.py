@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Phase
@@ -17,7 +18,7 @@ from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.kinds.two_sided import results_wait
 from pwscup.submissions.round_pages import RoundTabs
-from pwscup.submissions.selectors import target_uses
+from pwscup.submissions.selectors import phase_quota, target_uses
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 
 
@@ -136,6 +137,17 @@ def attack_target_uses(state, attacks) -> dict[int, int]:
     attack phase limits them per target; else none are counted."""
     limited = state.attack_phase is not None and state.attack_phase.target_limit
     return target_uses(attacks) if limited else {}
+
+
+def two_sided_quotas(state, *, releases: list, attacks: list | None = None) -> dict:
+    """The team's quota lines of the Submit tab (``rounds/_quota.html``), counted from its
+    uploads the tab read: ``release_quota`` from its ``releases``; ``attack_quota`` from its
+    ``attacks`` (given once the tab shows them)."""
+    now = timezone.now()
+    quotas = {"release_quota": phase_quota(state.release_phase, releases, now=now)}
+    if attacks is not None:
+        quotas["attack_quota"] = phase_quota(state.attack_phase, attacks, now=now)
+    return quotas
 
 
 def two_sided_flow(state, boxes, *, releasing: Callable[[], int]) -> list[FlowStep]:

@@ -72,3 +72,41 @@ def test_the_2015_attack_quota_line_states_the_limit_per_target(make_world):
     assert 'data-testid="attack-quota-target"' in submit
     assert "at most 2 on each target" in submit
     assert "各標的につき最大 2 回" in page(world, "submit", "ja")
+
+
+def quota_line(submit: str, testid: str) -> str:
+    """The text of the quota line ``testid`` of a Submit tab (``rounds/_quota.html``)."""
+    start = submit.index(f'data-testid="{testid}"')
+    return " ".join(submit[start : submit.index("</p>", start)].split())
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_scorer_submit_tab_counts_the_teams_uploads_against_each_phases_limits(language):
+    """As the 2015 game's Submit tab does: what the team used today and in all of each
+    phase's limits (a failed upload uses nothing), and when the day's count resets."""
+    world = scorer_world(slug=f"tqsco{language}", letters="ab", release_limits=(3, None))
+    release(world, "a", release_bytes(noise=20, seed=1))
+    release(world, "a", b"not,a\nrelease\n")  # refused by the program: uses nothing
+    line = quota_line(page(world, "submit", language), "quota")
+    if language == "en":
+        assert "Used today: 1 / 3" in line and "used in total: 2 (no total limit)" not in line
+        assert "used in total: 1 (no total limit)" in line and "The daily count resets at" in line
+    else:
+        assert "本日の提出：1 / 3" in line and "合計：1（合計の上限なし）" in line
+    release(world, "b", release_bytes(noise=20, seed=2))
+    attack_phase(world)
+    limited(world, total_limit=5)
+    submit = page(world, "submit", language)
+    assert 'data-testid="quota"' not in submit  # the release phase is over
+    attack = quota_line(submit, "attack-quota")
+    assert ("used in total: 0 / 5" if language == "en" else "合計：0 / 5") in attack
+
+
+def test_the_synthetic_submit_tab_counts_the_teams_releases_against_the_limit():
+    from tests.pwscup.syn_world import baseline_release
+    from tests.pwscup.syn_world import release as syn_release
+
+    world = syn_world(slug="tqsyn", letters="ab", release_limits=(None, 4))
+    syn_release(world, "a", baseline_release(world, "a"))
+    line = quota_line(page(world, "submit"), "quota")
+    assert "Used today: 1 (no daily limit)" in line and "used in total: 1 / 4" in line

@@ -58,8 +58,7 @@ from pwscup.submissions.round_pages import pending, upload_gates
 from pwscup.submissions.selectors import (
     live_etag,
     live_version_read,
-    quota_day_of,
-    read_uploads_quota_usage,
+    phase_quota,
     target_uses,
 )
 
@@ -101,10 +100,7 @@ def _phase_info(phase, uploads, now):
         return None
     info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
     if uploads is not None:
-        quota = read_uploads_quota_usage(uploads, day=quota_day_of(phase.round), now=now)
-        info.update(
-            used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
-        )
+        info.update(phase_quota(phase, uploads, now=now))
     return info
 
 

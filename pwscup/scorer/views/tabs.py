@@ -16,7 +16,7 @@ from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.submissions.round_api import is_participant
-from pwscup.submissions.two_sided_tabs import TwoSidedTabs
+from pwscup.submissions.two_sided_tabs import TwoSidedTabs, two_sided_quotas
 
 
 class ScorerTabs(TwoSidedTabs):
@@ -66,6 +66,7 @@ class ScorerTabs(TwoSidedTabs):
         if team is not None:
             releases = tabs.release_rows(state=state, team=team)
             context.update(releases=releases, upload_form=ReleaseUploadForm())
+            context.update(two_sided_quotas(state, releases=releases))
             uploads = releases
         if team is not None and state.frozen:
             # The attacks are shown once the releases are frozen (none is taken before); the
@@ -77,6 +78,7 @@ class ScorerTabs(TwoSidedTabs):
                 choices=tabs.target_choices(state=state, team=team) if choosing else [],
                 attack_form=AttackUploadForm(),
             )
+            context.update(two_sided_quotas(state, releases=releases, attacks=attacks))
             uploads = releases + attacks
         return context, uploads
 

@@ -8,7 +8,7 @@ from pwscup.competitions.choice_selectors import choice_state
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.round_pages import pending
-from pwscup.submissions.two_sided_tabs import TwoSidedTabs
+from pwscup.submissions.two_sided_tabs import TwoSidedTabs, two_sided_quotas
 from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.synthetic.kit import TOOLKIT_EXTRA
@@ -60,7 +60,9 @@ class SyntheticTabs(TwoSidedTabs):
                 upload_form=ReleaseUploadForm(),
                 attack_form=AttackUploadForm(),
             )
-            uploads = releases + [a for t in targets for a in t["attacks"]]
+            attacks = [a for t in targets for a in t["attacks"]]
+            context.update(two_sided_quotas(state, releases=releases, attacks=attacks))
+            uploads = releases + attacks
         return context, uploads
 
     def results(self, access, state):
