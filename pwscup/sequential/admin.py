@@ -14,7 +14,11 @@ from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, 
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import schedule_normalise, sequential_config_validate
-from pwscup.sequential.services.schedule_edit import EDITED, frozen_closes_errors
+from pwscup.sequential.services.schedule_edit import (
+    EDITED,
+    attack_close_edited,
+    frozen_closes_errors,
+)
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 
@@ -26,11 +30,17 @@ class SequentialRoundForm(forms.ModelForm):
 
     class Meta:
         model = SequentialRound
-        fields = ("step_closes", *EDITED)  # the settings the console's page also changes
+        # The settings the console's page also changes.
+        fields = ("step_closes", "attack_closes_at", *EDITED)
         # Each release step is a window of its own.
         labels = {
             "daily_limit": _("uploads per team per release per day"),
             "total_limit": _("uploads per team per release"),
+        }
+        help_texts = {
+            "attack_closes_at": _(
+                "Attacks are refused from this time on; empty: until the results are out."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
@@ -67,6 +77,22 @@ class SequentialRoundForm(forms.ModelForm):
         if errors := frozen_closes_errors(sequential=self.instance, closes=parsed):
             raise ValidationError(errors)
         return [at.isoformat() for at in parsed]
+
+    def clean(self):
+        """The attack phase's close, checked as the console's page checks it (after the
+        last release's close; no move once the results are published)."""
+        cleaned = super().clean()
+        closes = cleaned.get("step_closes")
+        if self.instance.pk and "attack_closes_at" in cleaned and closes is not None:
+            try:
+                cleaned["attack_closes_at"] = attack_close_edited(
+                    sequential=self.instance,
+                    closes=[dt.datetime.fromisoformat(at) for at in closes],
+                    attack_closes_at=cleaned["attack_closes_at"],
+                )
+            except ValidationError as error:
+                self.add_error("attack_closes_at", error.message_dict["attack_closes_at"])
+        return cleaned
 
     def save(self, commit=True):
         self.instance.config = self.cleaned_data["config"]

@@ -36,7 +36,7 @@ from pwscup.sequential.services import sequential_round_create
 
 MASTER, POOL = "master.csv", "pool.csv"
 SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits", "attack_limits")
-SCHEDULE_KEYS = ("step_closes",)
+SCHEDULE_KEYS = ("step_closes", "attack_close")
 # The console's service, and where its own errors point in the settings.
 CREATION = RoundCreation(
     sequential_round_create,
@@ -44,6 +44,7 @@ CREATION = RoundCreation(
         "master": MASTER,
         "pool": POOL,
         "step_closes": "schedule.step_closes",
+        "attack_closes_at": "schedule.attack_close",
         "config": "config",
     },
     top="config",
@@ -52,8 +53,9 @@ CREATION = RoundCreation(
 
 
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:
-    """The round's settings (configuration, release closes as offsets from ``anchor``,
-    freeze rule, limits) and its shared master or its pool as the organizer uploaded it."""
+    """The round's settings (configuration, release closes and the attack phase's planned
+    close as offsets from ``anchor``, freeze rule, limits) and its shared master or its pool
+    as the organizer uploaded it."""
     sequential = selectors.sequential_of(round=round)
     config = sequential.config
     config["qi"] = named_list(config["qi"], "type")
@@ -64,16 +66,20 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
         files[MASTER] = as_uploaded_bytes(shared.file, shared.source)
     if sequential.pool_file:
         files[POOL] = as_uploaded_bytes(sequential.pool_file, sequential.pool_source)
+    if sequential.attack_closes_at is not None:  # after the last release's close
+        closes.append(sequential.attack_closes_at)
+    # Releases and the attack phase only close (each one after the last): no window to give
+    # a length.
+    offsets = [
+        closes_at for _opens, closes_at in schedule_offsets([(None, at) for at in closes], anchor)
+    ]
+    schedule = {"step_closes": offsets[: len(sequential.step_closes or [])]}
+    if sequential.attack_closes_at is not None:
+        schedule["attack_close"] = offsets[-1]
     return RoundBundle(
         settings={
             "config": config,
-            # Releases only close (each one after the last): no window to give a length.
-            "schedule": {
-                "step_closes": [
-                    closes_at
-                    for _opens, closes_at in schedule_offsets([(None, at) for at in closes], anchor)
-                ]
-            },
+            "schedule": schedule,
             "auto_freeze": sequential.auto_freeze,
             "limits": limits_export(sequential),
             "attack_limits": {
@@ -109,6 +115,7 @@ def _schedule_of(settings: dict, checks: BundleChecks, *, start, time_zone) -> d
     schedule = {
         "step_closes": checks.run(_closes, settings, start, time_zone),
         "auto_freeze": checks.run(_auto_freeze, settings),
+        "attack_closes_at": checks.run(_attack_close, settings, start, time_zone),
     }
     schedule.update(checks.run(_limits_of, settings, otherwise={}))
     # A bundle written before the attack phase had limits has none.
@@ -145,6 +152,16 @@ def _closes(settings: dict, start, time_zone) -> list[dt.datetime]:
     ]
     checks.done()
     return closes
+
+
+def _attack_close(settings: dict, start, time_zone) -> dt.datetime | None:
+    """The attack phase's planned close (``schedule.attack_close``; a bundle written before
+    the phase had a close has none: open until the results are published)."""
+    schedule = settings.get("schedule")
+    offset = schedule.get("attack_close") if isinstance(schedule, dict) else None
+    if offset is None:
+        return None
+    return _close_at(offset, start, time_zone, field="schedule.attack_close")
 
 
 def _close_at(offset, start, time_zone, *, field: str) -> dt.datetime:

@@ -65,6 +65,10 @@ class SequentialRound(UploadLimits):
     attack_daily_limit = limit_column(_("attacks per team per day"))
     attack_total_limit = limit_column(_("attacks per team in total"))
     attack_target_limit = limit_column(_("attacks per team per target"))
+    # The attack phase's planned close (none: open until the results are published, which
+    # ends it in any case): attacks are refused from it on (``services.attack_upload``).
+    # (Its help: the forms', ``ScheduleFields`` and the admin's.)
+    attack_closes_at = models.DateTimeField(_("attack phase closes at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("sequential round")
@@ -105,6 +109,17 @@ class SequentialRound(UploadLimits):
     def attack_phase_begun(self) -> bool:
         """Every release is frozen and the round has an attack phase: its targets are out."""
         return self.all_frozen and bool(self.config.get("attack_phase"))
+
+    def attack_open(self, now=None) -> bool:
+        """Whether attacks are taken now: the phase has begun, the results are not out and
+        its close (if any) is ahead."""
+        now = now or timezone.now()
+        closes_at = self.attack_closes_at
+        return (
+            self.attack_phase_begun
+            and not self.results_published
+            and (closes_at is None or now < closes_at)
+        )
 
 
 class Master(models.Model):

@@ -143,9 +143,7 @@ class SequentialRoundForm(
     GATE_FIELDS = tuple(f"gate_{metric}" for metric in GATE_METRICS)
     PER_TEAM_FIELDS = ("per_team_size", "per_team_turnover", "per_team_seed")
     SCHEDULE_FIELDS = tuple(
-        name
-        for name in ScheduleFields.base_fields
-        if name not in ScheduleFields.ATTACK_LIMIT_FIELDS
+        name for name in ScheduleFields.base_fields if name not in ScheduleFields.ATTACK_FIELDS
     )
 
     def __init__(self, data=None, files=None, **kwargs):
@@ -186,8 +184,8 @@ class SequentialRoundForm(
     def per_team_fields(self):
         return [self[name] for name in self.PER_TEAM_FIELDS]
 
-    def attack_limit_fields(self):
-        return [self[name] for name in self.ATTACK_LIMIT_FIELDS]
+    def attack_fields(self):
+        return [self[name] for name in self.ATTACK_FIELDS]
 
     def schedule_fields(self):
         return [self[name] for name in self.SCHEDULE_FIELDS]

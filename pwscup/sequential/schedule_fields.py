@@ -37,7 +37,7 @@ class ClosesField(forms.CharField):
 
 class ScheduleFields(forms.Form):
     """Step windows and upload limits of a sequential round (spec §4, platform options), and
-    the attack phase's limits."""
+    the attack phase's planned close and limits."""
 
     step_closes = ClosesField(
         label=_("Close of each release"),
@@ -53,12 +53,25 @@ class ScheduleFields(forms.Form):
     )
     daily_limit = limit_field(_("Uploads per team per release per day"), help_text="")
     total_limit = limit_field(_("Uploads per team per release"), help_text="")
-    # The attack phase's limits: shown with the attack phase (``attack_limit_fields``).
+    # The attack phase's close and limits: shown with the attack phase (``attack_fields``).
+    attack_closes_at = forms.DateTimeField(
+        label=_("Attack phase closes at"),
+        required=False,
+        help_text=_(
+            "In the round's time zone, after the last release's close; empty: the attack "
+            "phase ends when the results are published."
+        ),
+    )
     attack_daily_limit = limit_field(_("Attacks per team per day"))
     attack_total_limit = limit_field(_("Attacks per team in total"))
     attack_target_limit = limit_field(_("Attacks per team per target"))
 
-    ATTACK_LIMIT_FIELDS = ("attack_daily_limit", "attack_total_limit", "attack_target_limit")
+    ATTACK_FIELDS = (
+        "attack_closes_at",
+        "attack_daily_limit",
+        "attack_total_limit",
+        "attack_target_limit",
+    )
 
     def clean(self):
         """Every close (typed, or computed from the first close and the step length) must
@@ -67,7 +80,7 @@ class ScheduleFields(forms.Form):
         for j, at in enumerate(cleaned.get("step_closes") or [], start=1):
             if not self._date_accepted("step_closes", at, j):
                 break
-        form_dates_check(self, ("first_close",))
+        form_dates_check(self, [n for n in ("first_close", "attack_closes_at") if n in self.fields])
         first, hours = cleaned.get("first_close"), cleaned.get("step_hours")
         releases = self.release_count()
         if first is not None and hours and releases and not self.has_error("first_close"):
@@ -102,13 +115,14 @@ class ScheduleFields(forms.Form):
         hours = data.get("step_hours")
         return {
             "step_closes": data.get("step_closes") or None,
-            # Naive again: the service reads it in the round's time zone, like step_closes.
-            "first_close": data.get("first_close") and timezone.make_naive(data["first_close"]),
+            # Naive again: the service reads them in the round's time zone, like step_closes.
+            "first_close": _naive(data.get("first_close")),
+            "attack_closes_at": _naive(data.get("attack_closes_at")),
             "step_length": dt.timedelta(hours=hours) if hours else None,
             "auto_freeze": bool(data.get("auto_freeze")),
             "daily_limit": data.get("daily_limit"),
             "total_limit": data.get("total_limit"),
-            **{name: data.get(name) for name in self.ATTACK_LIMIT_FIELDS},
+            **{name: data.get(name) for name in self.ATTACK_FIELDS if name.endswith("_limit")},
         }
 
 
@@ -121,14 +135,15 @@ class ScheduleEditForm(ScheduleFields):
         self.sequential = sequential
         zone = zone_or_default(sequential.round.timezone)
         closes = [
-            sequential.close_of(step).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+            shown_at(sequential.close_of(step), zone)
             for step in range(1, len(sequential.step_closes or []) + 1)
         ]
-        names = ("auto_freeze", "daily_limit", "total_limit", *self.ATTACK_LIMIT_FIELDS)
+        names = ("auto_freeze", "daily_limit", "total_limit", *self.ATTACK_FIELDS)
         initial = {name: getattr(sequential, name) for name in names}
+        initial["attack_closes_at"] = shown_at(sequential.attack_closes_at, zone)
         super().__init__(data, initial={**initial, "step_closes": "\n".join(closes)}, **kwargs)
         if not sequential.config.get("attack_phase"):
-            for name in self.ATTACK_LIMIT_FIELDS:
+            for name in self.ATTACK_FIELDS:
                 del self.fields[name]
 
     def release_count(self) -> int:
@@ -136,7 +151,7 @@ class ScheduleEditForm(ScheduleFields):
 
     def schedule(self) -> dict:
         """``schedule_edit``'s keyword arguments (without the limits the page does not show)."""
-        hidden = set(self.ATTACK_LIMIT_FIELDS) - set(self.fields)
+        hidden = set(self.ATTACK_FIELDS) - set(self.fields)
         return {name: value for name, value in super().schedule().items() if name not in hidden}
 
     def add_service_errors(self, error: ValidationError) -> None:
@@ -144,3 +159,12 @@ class ScheduleEditForm(ScheduleFields):
         for field, messages in error.message_dict.items():
             field = {"step_length": "step_hours"}.get(field, field)
             self.add_error(field if field in self.fields else None, messages)
+
+
+def _naive(at: dt.datetime | None) -> dt.datetime | None:
+    return at and timezone.make_naive(at)
+
+
+def shown_at(at: dt.datetime | None, zone) -> str:
+    """``at`` as the page shows and sends it: to the minute, in the round's time zone."""
+    return "" if at is None else at.astimezone(zone).strftime("%Y-%m-%d %H:%M")

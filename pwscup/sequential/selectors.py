@@ -102,6 +102,15 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
     return rows
 
 
+def attack_state(*, sequential: SequentialRound, now=None) -> str:
+    """The attack phase's state as the schedule says it: ``upcoming`` until the last release
+    is frozen, ``open`` while attacks are taken, then ``closed`` (its close passed, or the
+    results published)."""
+    if not sequential.attack_phase_begun:
+        return "upcoming"
+    return "open" if sequential.attack_open(now) else "closed"
+
+
 def step_quotas(*, sequential: SequentialRound, releases, steps, now) -> dict[int, Quota]:
     """What the team has used of the round's per-release limits for each of ``steps``,
     counted over its releases already read (``team_releases``): no query (the core's

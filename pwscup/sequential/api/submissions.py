@@ -140,7 +140,8 @@ class SeqAttacks(SeqUploads, TargetAttacks):
         return part.attack_phase_begun
 
     def is_open(self, part, access):
-        return bool(other_targets(part, access.team)) and not part.results_published
+        # Until the results are published and the phase's planned close (if any).
+        return part.attack_open() and bool(other_targets(part, access.team))
 
     def target_slugs(self, part, access):
         return [target.team.slug for target in other_targets(part, access.team)]

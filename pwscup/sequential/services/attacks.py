@@ -1,6 +1,7 @@
 """The attack phase: after the last freeze every complete sequence is published as a target
 (spec §10), the other teams' ``pid,guess`` files are kept through the core's upload pipeline
-and scored by a worker (``attack_score``), and publishing the results ends the phase."""
+and scored by a worker (``attack_score``) until the phase's planned close, if the organizer
+set one (``SequentialRound.attack_closes_at``); publishing the results ends the phase."""
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +20,7 @@ from pwscup.submissions.services.uploads import (
     UploadWindow,
     upload_keep,
 )
+from pwscup.submissions.services.windows import window_check
 
 
 def targets_publish(*, sequential: SequentialRound) -> list[SeqTarget]:
@@ -59,11 +61,18 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
     now = now or timezone.now()
 
     def attack_open() -> None:
-        sequential.refresh_from_db(fields=["frozen_steps", "results_published"])
+        sequential.refresh_from_db(fields=["frozen_steps", "results_published", "attack_closes_at"])
         if not sequential.attack_phase_begun:
             raise Refused(_("The attack phase is not open."), status=403)
         if sequential.results_published:
             raise Refused(_("The results are published: the attack phase is over."), status=403)
+        window_check(  # its planned close, the core's refusal (403)
+            label=_("Attack phase"),
+            opens_at=None,  # it opens when the last release is frozen, above
+            closes_at=sequential.attack_closes_at,
+            time_zone=sequential.round.timezone,
+            now=now,
+        )
         if target.team_id == team.pk:
             raise Refused(_("A team does not attack its own releases."), status=403)
 

@@ -56,14 +56,15 @@ def sequential_round_create(
     attack_daily_limit=None,
     attack_total_limit=None,
     attack_target_limit=None,
+    attack_closes_at=None,
 ) -> SequentialRound:
     """A new sequential round with its ``basics`` (``round_of_kind_create``'s): the
     configuration, and a shared master or a pool to draw per-team masters from (drawn at
     once for the teams registered, and again by the organizer's "draw" action). Per-team
     masters may also be uploaded one by one. Optionally each release's close
     (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``), the
-    per-team, per-release upload limits and the attack phase's (per day, in total, per
-    target)."""
+    per-team, per-release upload limits, the attack phase's (per day, in total, per
+    target) and its planned close (``attack_close_normalise``)."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -94,12 +95,17 @@ def sequential_round_create(
         attack_total_limit=attack_total_limit,
         attack_target_limit=attack_target_limit,
     )
-    schedule_set(
+    closes = schedule_set(
         sequential=sequential,
         closes=step_closes or None,
         first_close=first_close,
         step_length=step_length,
     )
+    if attack_closes_at is not None:
+        sequential.attack_closes_at = attack_close_normalise(
+            sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
+        )
+        sequential.save(update_fields=["attack_closes_at"])
     if master_csv is not None:
         master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
     if pool_csv is not None:
@@ -165,3 +171,33 @@ def schedule_normalise(
                 }
             )
     return closes
+
+
+def attack_close_normalise(
+    *, sequential: SequentialRound, closes: list[dt.datetime], attack_closes_at
+) -> dt.datetime | None:
+    """The attack phase's planned close as it is kept (aware: a time without zone is the
+    round's), or a ``ValidationError`` on ``attack_closes_at``: only a round with an attack
+    phase has one, a date the platform accepts (``dates_check``), after the last release's
+    close when the releases have closes (``closes``, as ``schedule_normalise`` returns them)."""
+    if attack_closes_at is None:
+        return None
+    if not sequential.config.get("attack_phase"):
+        raise ValidationError({"attack_closes_at": _("This round has no attack phase.")})
+    zone = zoneinfo.ZoneInfo(sequential.round.timezone)
+    label = _("Close of the attack phase")
+    dates_check(
+        {"attack_closes_at": attack_closes_at}, labels={"attack_closes_at": label}, time_zone=zone
+    )
+    if timezone.is_naive(attack_closes_at):
+        attack_closes_at = attack_closes_at.replace(tzinfo=zone)
+    if closes and attack_closes_at <= closes[-1]:
+        raise ValidationError(
+            {
+                "attack_closes_at": _(
+                    "The attack phase must close after the last release (release %(n)s)."
+                )
+                % {"n": len(closes)}
+            }
+        )
+    return attack_closes_at

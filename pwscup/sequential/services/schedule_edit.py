@@ -14,7 +14,7 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import ranking_version_bump, round_audit_record
 from pwscup.competitions.windows import same_minute
 from pwscup.sequential.models import SequentialRound
-from pwscup.sequential.services.rounds import schedule_normalise
+from pwscup.sequential.services.rounds import attack_close_normalise, schedule_normalise
 
 # The settings of the round's row the page changes besides the closes.
 EDITED = (
@@ -25,6 +25,8 @@ EDITED = (
     "attack_total_limit",
     "attack_target_limit",
 )
+# ``schedule_edit``'s ``attack_closes_at`` when the page does not show it: kept as stored.
+KEPT = object()
 
 
 def frozen_closes_errors(*, sequential: SequentialRound, closes: list[dt.datetime]) -> list[str]:
@@ -40,6 +42,31 @@ def frozen_closes_errors(*, sequential: SequentialRound, closes: list[dt.datetim
     return errors
 
 
+def attack_close_edited(
+    *, sequential: SequentialRound, closes: list[dt.datetime], attack_closes_at
+) -> dt.datetime | None:
+    """The attack phase's close to keep (``KEPT``: the stored one, checked again against the
+    release ``closes``), or a ``ValidationError`` on ``attack_closes_at``: the creation's
+    check (``attack_close_normalise``), and no move once the results are published."""
+    stored = sequential.attack_closes_at
+    if attack_closes_at is KEPT:
+        attack_closes_at = stored
+    if sequential.results_published and not same_minute(stored, attack_closes_at):
+        raise ValidationError(
+            {
+                "attack_closes_at": _(
+                    "The results are published: the attack phase is over and its close "
+                    "can no longer move."
+                )
+            }
+        )
+    if stored is not None and same_minute(stored, attack_closes_at):
+        attack_closes_at = stored  # sent back as shown: kept to the second, checked below
+    return attack_close_normalise(
+        sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
+    )
+
+
 def closes_changed(sequential: SequentialRound, closes: list[dt.datetime]) -> bool:
     """Whether ``closes`` differ from the stored ones (to the minute, as the page shows)."""
     stored = [sequential.close_of(step) for step in range(1, len(sequential.step_closes) + 1)]
@@ -53,13 +80,17 @@ def schedule_edit(
     step_closes=None,
     first_close=None,
     step_length=None,
+    attack_closes_at=KEPT,
     **settings,
 ) -> list[str]:
     """Save an organizer's closes (``step_closes``, or ``first_close`` and ``step_length``,
-    read as ``schedule_set`` reads them; neither: no deadlines) and ``settings`` (any of
+    read as ``schedule_set`` reads them; neither: no deadlines), the attack phase's planned
+    close (``attack_closes_at``, ``None``: none; not given: kept) and ``settings`` (any of
     ``EDITED``; those not given are kept) of ``sequential`` in one transaction. Raises a
-    ``ValidationError`` keyed by the field (``step_closes``, ``step_length``) as the
-    creation's check does, and on ``step_closes`` for a frozen release's close moved.
+    ``ValidationError`` keyed by the field (``step_closes``, ``step_length``,
+    ``attack_closes_at``) as the creation's check does, on ``step_closes`` for a frozen
+    release's close moved and on ``attack_closes_at`` for a close moved once the results
+    are published (the phase is over).
     Returns the changed fields (none: nothing saved)."""
     unknown = set(settings) - set(EDITED)
     if unknown:
@@ -80,15 +111,23 @@ def schedule_edit(
         )
         if errors := frozen_closes_errors(sequential=sequential, closes=closes):
             raise ValidationError({"step_closes": errors})
+        attack_close = attack_close_edited(
+            sequential=sequential,
+            closes=closes,
+            attack_closes_at=attack_closes_at,
+        )
         changed = ["step_closes"] if closes_changed(sequential, closes) else []
+        if not same_minute(sequential.attack_closes_at, attack_close):
+            changed.append("attack_closes_at")
         changed += [name for name, value in settings.items() if getattr(sequential, name) != value]
         if not changed:
             transaction.set_rollback(True)  # the bump too: nothing changed
             return []
         sequential.step_closes = [at.isoformat() for at in closes]
+        sequential.attack_closes_at = attack_close
         for name, value in settings.items():
             setattr(sequential, name, value)
-        sequential.save(update_fields=["step_closes", *settings])
+        sequential.save(update_fields=["step_closes", "attack_closes_at", *settings])
         round_audit_record(
             user=user,
             round=sequential.round,

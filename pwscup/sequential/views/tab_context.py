@@ -51,7 +51,7 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         online=selectors.is_online(sequential),
         open_steps=selectors.open_steps(sequential=sequential, now=now),
         visible_steps=selectors.visible_steps(sequential=sequential),
-        attack_open=sequential.attack_phase_begun and not sequential.results_published,
+        attack_open=sequential.attack_open(now),
         has_master=team is not None
         and selectors.team_master(sequential=sequential, team=team, masters=masters) is not None,
         pool_left_short=selectors.pool_left_short(
