@@ -180,6 +180,14 @@ def audit_entries(*, competition: Competition, round: Round | None = None, limit
 CREATE_PERMISSION = "competitions.add_competition"
 
 
+def results_published_at(*, round: Round):
+    """When ``round``'s results were last published (its audit log; ``None``: never): the
+    end of a window that a publication closes, for a kind that keeps no time of it (the
+    sequential attack phase)."""
+    entries = AuditEntry.objects.filter(round=round, action=AuditEntry.Action.RESULTS_PUBLISHED)
+    return entries.order_by("-created_at").values_list("created_at", flat=True).first()
+
+
 def may_create_competitions(*, user) -> bool:
     """Whether ``user`` may create a competition, from the console, a bundle or a clone."""
     return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))

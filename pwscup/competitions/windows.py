@@ -77,11 +77,25 @@ def schedule_line(*, label, window: UploadDates, closes_at: dt.datetime, state: 
     when it really closes (an action, or the kind's lifecycle such as the 2015 freeze, may
     have ended it early), and ``planned_closes_at``: the planned close when the window
     closed before it, else ``None``."""
-    planned = window.planned_window()[1]
+    return plan_line(
+        label=label,
+        opens_at=window.opens_at,
+        closes_at=closes_at,
+        planned=window.planned_window()[1],
+        state=state,
+    )
+
+
+def plan_line(*, label, opens_at, closes_at, planned, state: str) -> dict:
+    """A line of a round's schedule for a window kept outside ``UploadDates`` (the
+    sequential attack phase): ``closes_at`` when it really closes or closed (``None``: no
+    close), and ``planned_closes_at``: ``planned`` when the window closed before it, else
+    ``None``."""
+    ended_early = None not in (closes_at, planned) and closes_at < planned
     return {
         "label": label,
-        "opens_at": window.opens_at,
+        "opens_at": opens_at,
         "closes_at": closes_at,
-        "planned_closes_at": planned if closes_at < planned else None,
+        "planned_closes_at": planned if ended_early else None,
         "state": state,
     }

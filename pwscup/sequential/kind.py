@@ -52,7 +52,7 @@ class SequentialKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         """One line per release: its close (``None``: no deadline) and its state (frozen,
         open for uploads, closed, or not open yet); then, with an attack phase, its line
-        (its planned close, ``None``: until the results are published)."""
+        (``selectors.attack_schedule_line``)."""
         sequential = selectors.sequential_or_none(round=round)
         if sequential is None:
             return []
@@ -66,14 +66,7 @@ class SequentialKind(RoundKind):
             for row in selectors.step_schedule(sequential=sequential)
         ]
         if sequential.config.get("attack_phase"):
-            lines.append(
-                {
-                    "label": gettext("Attack phase"),
-                    "opens_at": None,  # when the last release is frozen
-                    "closes_at": sequential.attack_closes_at,
-                    "state": selectors.attack_state(sequential=sequential),
-                }
-            )
+            lines.append(selectors.attack_schedule_line(sequential=sequential))
         return lines
 
     def results_published(self, round) -> bool:

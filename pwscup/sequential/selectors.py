@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
+from pwscup.competitions.selectors import results_published_at
+from pwscup.competitions.windows import plan_line
 from pwscup.core.errors import Refused
 from pwscup.kinds.rows import kind_row
 from pwscup.sequential import engine
@@ -100,6 +102,24 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
             {"step": j, "closes_at": sequential.close_of(j), "closed": closed, "state": state}
         )
     return rows
+
+
+def attack_schedule_line(*, sequential: SequentialRound, now=None) -> dict:
+    """The attack phase's line of the round's schedule (``RoundKind.schedule_lines``): its
+    planned close (``None``: until the results are published), or when the results were
+    published if that was earlier, the plan then given apart (the core's ``plan_line``)."""
+    planned = closes_at = sequential.attack_closes_at
+    if sequential.results_published and planned is not None:
+        published_at = results_published_at(round=sequential.round)
+        if published_at is not None and published_at < planned:
+            closes_at = published_at
+    return plan_line(
+        label=_("Attack phase"),
+        opens_at=None,  # when the last release is frozen
+        closes_at=closes_at,
+        planned=planned,
+        state=attack_state(sequential=sequential, now=now),
+    )
 
 
 def attack_state(*, sequential: SequentialRound, now=None) -> str:

@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils.dateparse import parse_datetime
 
 from pwscup.competitions.models import AuditEntry
 from pwscup.core.errors import Refused
@@ -234,3 +235,16 @@ def test_a_bundle_keeps_the_attack_close_and_one_without_it_imports_as_before():
     }
     plain = _import(exported, slug="seq-plain", start=start, settings=without)
     assert SequentialRound.objects.get(round=plain).attack_closes_at is None
+
+
+def test_a_publication_before_the_planned_close_ends_the_attack_phase_in_the_schedule():
+    planned = dt.datetime.now(dt.UTC) + DAY
+    world = closed_world("seqcl8", closes_at=planned)
+    line = status_of(world, world.users["b"])["schedule"][-1]
+    assert (line["state"], line["planned_closes_at"]) == ("open", None)
+    services.results_publish(sequential=world.sequential, user=world.organizer)
+    published_at = AuditEntry.objects.get(round=world.round, action="results_published").created_at
+    line = status_of(world, world.users["b"])["schedule"][-1]
+    assert line["state"] == "closed"
+    assert parse_datetime(line["closes_at"]) == published_at
+    assert parse_datetime(line["planned_closes_at"]) == planned
