@@ -142,6 +142,9 @@ def test_the_dates_page_sets_moves_and_refuses_the_attack_close():
     assert saved.status_code == 302, saved.content.decode()
     world.sequential.refresh_from_db()
     assert world.sequential.attack_closes_at == CLOSE + 4 * DAY
+    control = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    panel = client.get(control).content.decode()
+    assert 'data-testid="seq-attack-close">Attack phase closes at <time' in panel
     entry = AuditEntry.objects.filter(round=world.round, action="round_edited").first()
     assert entry.detail["fields"] == ["attack_closes_at"]
     # Saved again as shown: nothing changed.
@@ -190,14 +193,14 @@ def test_the_creation_form_sets_the_attack_close_after_the_last_release():
         for k in range(60)
     )
 
-    def create(attack_closes_at):
+    def create(attack_closes_at, attack_phase=True):
         keys = ("name", "slug", "n_releases", "m", "sa", "qi-0-column", "qi-1-column")
         fill = {key: fields_post()[key] for key in keys}
         fill.update(
             pool=("pool.csv", pool.encode()),
             per_team_size="8",
             per_team_seed="11",
-            attack_phase=True,
+            attack_phase=attack_phase,
             first_close="2026-01-10 18:00",
             step_hours="24",
             attack_closes_at=attack_closes_at,
@@ -205,6 +208,8 @@ def test_the_creation_form_sets_the_attack_close_after_the_last_release():
         )
         return post_as_rendered(client, url, "seq-create", fill)
 
+    without = create("2026-01-13 18:00", attack_phase=False)  # no attack phase: no close
+    assert without.context["form"].errors["attack_closes_at"] == ["This round has no attack phase."]
     refused = create("2026-01-11 18:00")  # the last release's close: not after it
     assert refused.status_code == 200
     assert refused.context["form"].errors["attack_closes_at"]
