@@ -223,7 +223,9 @@ def test_the_first_upload_locks_the_pick_and_the_organizer_changes_it(world):
     assert team_a.split("</td>")[1].endswith("Bank <code>bank</code>")
     assert '<option value="pop3">Pop 3 (pop3)</option>' in card
     ja = client.get(console_url(world), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "銀行 <code>bank</code>" in ja and '<option value="adult">成人調査 (adult)</option>' in ja
+    assert (
+        "銀行 <code>bank</code>" in ja and '<option value="adult">成人調査 (adult)</option>' in ja
+    )
     client.post(change, {"choice": "pop3"})
     pick = team_pick(round=world.round, team=team)
     assert (pick.choice.key, pick.locked, pick.chosen_by) == ("pop3", True, world.organizer)
