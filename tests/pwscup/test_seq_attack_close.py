@@ -253,3 +253,19 @@ def test_a_publication_before_the_planned_close_ends_the_attack_phase_in_the_sch
     assert line["state"] == "closed"
     assert parse_datetime(line["closes_at"]) == published_at
     assert parse_datetime(line["planned_closes_at"]) == planned
+
+
+def test_the_overview_picture_moves_to_the_results_once_the_attack_phase_has_closed():
+    """Between the close and the publication the teams wait for the results: the picture's
+    "now" box is Results, not the attack step."""
+    world = closed_world("seqcl9", closes_at=dt.datetime.now(dt.UTC) + DAY)
+    client = signed_in(world.users["b"])
+
+    def now_box() -> str:
+        page = client.get(seq_web_world.tab(world, "overview")).content.decode()
+        current = page[page.index('aria-current="step"') :]
+        return current[: current.index("</li>")]
+
+    assert "Attack the others" in now_box()
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(attack_closes_at=CLOSE)
+    assert "Results" in now_box() and "Attack the others" not in now_box()

@@ -115,7 +115,8 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
     if sequential.results_published:
         now_box = results_box
     elif sequential.all_frozen:
-        now_box = attack_box if state.attack_phase else results_box
+        # Past the attack phase's close the teams wait for the results.
+        now_box = attack_box if state.attack_open else results_box
     elif sequential.frozen_steps == 0 and not valid:
         now_box = 0
     elif sequential.frozen_steps == 0 and (state.online or n == 1 or 1 not in valid):
