@@ -3,13 +3,11 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.urls import reverse
-from django.utils.translation import gettext as _
 
+from pwscup.competitions.console_posts import dates_page
 from pwscup.competitions.phases_edit import phases_edit_values, round_phases_edit
 from pwscup.competitions.selectors import console_round
 from pwscup.console.phase_forms import PhasesEditForm
-from pwscup.core.form_fields import form_page
 from pwscup.kinds import kind_of
 
 
@@ -25,13 +23,10 @@ def round_phases(request, competition_slug, round_slug):
     form = PhasesEditForm(
         request.POST or None, round=round_, stored=phases_edit_values(round=round_)
     )
-    return form_page(
+    return dates_page(
         request,
+        round_,
         form,
         lambda data: round_phases_edit(user=request.user, round=round_, phases=form.phases()),
         template="console/round_phases.html",
-        context={"competition": round_.competition, "round": round_},
-        back=reverse("console:round", args=[competition_slug, round_slug]),
-        done=_("The round's dates and limits are saved."),
-        unchanged=_("Nothing changed: the dates and limits are as they were."),
     )

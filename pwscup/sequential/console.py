@@ -13,18 +13,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import scoring
 from pwscup.accounts.access import kind_view
 from pwscup.accounts.models import Team
-from pwscup.competitions.console_posts import console_post_answer
+from pwscup.competitions.console_posts import console_post_answer, dates_page
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused, scoring_text
-from pwscup.core.form_fields import digits_value, form_page
+from pwscup.core.form_fields import digits_value
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
@@ -136,17 +136,14 @@ def _dates(request, access, sequential):
     """The round's page *Dates and limits*: each release's close (in the round's time zone),
     the automatic freeze and the upload limits, saved by ``schedule_edit``."""
     form = ScheduleEditForm(request.POST or None, sequential=sequential)
-    return form_page(
+    return dates_page(
         request,
+        access.round,
         form,
         lambda data: services.schedule_edit(
             sequential=sequential, user=request.user, **form.schedule()
         ),
         template="sequential/schedule_edit.html",
-        context={"competition": access.competition, "round": access.round},
-        back=reverse("console:round", args=[access.competition.slug, access.round.slug]),
-        done=_("The round's dates and limits are saved."),
-        unchanged=_("Nothing changed: the dates and limits are as they were."),
     )
 
 
