@@ -77,6 +77,8 @@ def test_an_organizer_extends_a_synthetic_rounds_attack_phase_and_a_team_attacks
     assert page_url(world.round) in client.get(control_url(world.round)).content.decode()
     answer, closes = extend_attack(client, world.round, attack_daily_limit="5")
     assert answer.status_code == 302, answer.content.decode()
+    said = client.get(answer.url).content.decode()
+    assert "The round&#x27;s dates and limits are saved." in said
     attack = phase(world.round, "attack")
     assert attack.closes_at == closes.replace(second=0, microsecond=0)
     assert attack.daily_limit == 5

@@ -73,6 +73,8 @@ def test_an_organizer_extends_the_next_release_and_a_team_uploads_in_the_new_win
     fill = {"step_closes": closes_typed(CLOSE_1, CLOSE_1 + 2 * DAY), "daily_limit": "4"}
     answer = post_as_rendered(client, page_url(world), FORM, fill)
     assert answer.status_code == 302, answer.content.decode()
+    said = client.get(answer.url).content.decode()
+    assert "The round&#x27;s dates and limits are saved." in said  # the core page's words
 
     world.sequential.refresh_from_db()
     assert world.sequential.close_of(1) == CLOSE_1  # the frozen release keeps its close
