@@ -134,8 +134,8 @@ def fit_width(text: str, width: int) -> str:
     as argparse laid it out (a list of choices, an example command line of a raw epilog), as
     does one it may not be broken in.
 
-    >>> print(fit_width("  check   チームのリリースを検証し、構造を表示する", 30))
-      check   チームのリリースを検
+    >>> print(fit_width("  check   チームの公開データを検証し、構造を表示する", 32))
+      check   チームの公開データを検
               証し、構造を表示する
     """
     out = []

@@ -86,7 +86,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     # python -m scoring seq
     "help.seq.check": {
         "en": "validate a team's releases 1..n and print structure, utility and risk",
-        "ja": "チームのリリース 1..n を検証し、構造・有用性・リスクを表示する",
+        "ja": "チームの公開データ 1..n を検証し、構造・有用性・リスクを表示する",
     },
     "help.seq.master": {"en": "master.csv", "ja": "master.csv（マスター）"},
     "help.seq.releases": {"en": "release_1.csv … in order", "ja": "release_1.csv …（順に）"},
@@ -96,7 +96,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.seq.baseline": {
         "en": "the starter kit's m-invariant release of step J",
-        "ja": "スターターキットによるステップ J の m-invariant なリリース",
+        "ja": "スターターキットによるステップ J の m-invariant な公開データ",
     },
     "help.seq.table": {"en": "T(J).csv (or master.csv)", "ja": "T(J).csv（または master.csv）"},
     "help.seq.release": {"en": "the step J, from 1", "ja": "ステップ J（1 から）"},
@@ -166,7 +166,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.dp.release": {
         "en": "a Pk-anonymized release of a local table (practice)",
-        "ja": "手元のテーブルの Pk 匿名化リリース（練習用）",
+        "ja": "手元のテーブルの Pk-匿名化開示（練習用）",
     },
     "help.dp.seed": {
         "en": "reproducible draw (default: OS randomness)",
@@ -178,7 +178,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.dp.estimate": {
         "en": "BT, BR (eq. 3) or BI estimate.csv from a release",
-        "ja": "リリースから BT、BR（式 3）または BI の estimate.csv を作る",
+        "ja": "開示データから BT、BR（式 3）または BI の estimate.csv を作る",
     },
     "help.dp.score": {
         "en": "L2 and Spearman of estimate.csv per target and overall",
@@ -199,15 +199,15 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.synth.check": {
         "en": "check a release as the server does",
-        "ja": "サーバーと同じようにリリースを検査する",
+        "ja": "サーバーと同じように公開データを検査する",
     },
     "help.synth.score_release": {
         "en": "U_ML, U_1, U_2, R_copy, DCR_5 of a release",
-        "ja": "リリースの U_ML、U_1、U_2、R_copy、DCR_5",
+        "ja": "公開データの U_ML、U_1、U_2、R_copy、DCR_5",
     },
     "help.synth.baseline": {
         "en": "the sample release (independent marginals)",
-        "ja": "見本のリリース（独立な周辺分布）",
+        "ja": "サンプルの公開データ（独立な周辺分布）",
     },
     "help.synth.attack_dcr": {"en": "the sample attack (DCR)", "ja": "見本の攻撃（DCR）"},
     "help.synth.attack_density": {

@@ -115,7 +115,7 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "採点プログラムの metadata に順位付けのコマンド（キー ranking_command）が"
         "ありません。",
     },
-    "scorer.run.release": {"en": "releases", "ja": "リリース"},
+    "scorer.run.release": {"en": "releases", "ja": "公開データ"},
     "scorer.run.attack": {"en": "attacks", "ja": "攻撃"},
     "scorer.requirements.line": {
         "en": "Line {line} of the requirements file is not a pinned requirement "

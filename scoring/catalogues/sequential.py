@@ -107,7 +107,7 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     "seq.baseline.too_few_values": {
         "en": "The baseline cannot make an {m}-unique release: T(j) has fewer than {m} "
         "sensitive values (those of sa_domain included).",
-        "ja": "ベースラインでは、どのグループも {m} 種類の異なる機密値を持つリリースを作れません。"
+        "ja": "ベースラインでは、どのグループも {m} 種類の異なる機密値を持つ公開データを作れません。"
         "T(j) の機密値が（sa_domain の値を含めても）{m} 種類未満です。",
     },
     "seq.master.columns": {
@@ -168,131 +168,131 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     # -- release files (spec §4-§5)
     "seq.release.no_rows": {
         "en": "release {release}: the file has no data rows",
-        "ja": "リリース {release}: データ行がありません",
+        "ja": "公開データ {release}: データ行がありません",
     },
     "seq.release.header": {
         "en": "release {release}: the header must be {expected}; got {got}",
-        "ja": "リリース {release}: ヘッダーは {expected} でなければなりません（実際: {got}）",
+        "ja": "公開データ {release}: ヘッダーは {expected} でなければなりません（実際: {got}）",
     },
     "seq.release.column_disabled": {
         "en": "release {release}: column {column} is not allowed in this round",
-        "ja": "リリース {release}: 列 {column} はこのラウンドでは使えません",
+        "ja": "公開データ {release}: 列 {column} はこのラウンドでは使えません",
     },
     "seq.release.last_first": {
         "en": "release {release}: column 'last' is not allowed in release 1 (there is no "
         "earlier release)",
-        "ja": "リリース {release}: 列 'last' はリリース 1 では使えません（前のリリースがありません）",
+        "ja": "公開データ {release}: 列 'last' は公開データ 1 では使えません（前の公開データがありません）",
     },
     "seq.release.missing": {
         "en": "release {release}: persons of T({release}) missing: {pids} ({total} in all)",
-        "ja": "リリース {release}: T({release}) の人が欠けています: {pids}（計 {total} 人）",
+        "ja": "公開データ {release}: T({release}) の人が欠けています: {pids}（計 {total} 人）",
     },
     "seq.release.previous": {
         "en": "release {release}: column 'last' needs the team's release {previous}",
-        "ja": "リリース {release}: 列 'last' の検査にはチームのリリース {previous} が必要です",
+        "ja": "公開データ {release}: 列 'last' の検査にはチームの公開データ {previous} が必要です",
     },
     "seq.row.gid": {
         "en": "release {release}, row {row}, column 'gid': {value} is not an integer ≥ 1",
-        "ja": "リリース {release} の {row} 行目、列 'gid': {value} は 1 以上の整数ではありません",
+        "ja": "公開データ {release} の {row} 行目、列 'gid': {value} は 1 以上の整数ではありません",
     },
     "seq.row.cell_num": {
         "en": "release {release}, row {row}, column {column}: cannot read {value} as [lo,hi], "
         "a number or *",
-        "ja": "リリース {release} の {row} 行目、列 {column}: {value} を [lo,hi]、数値、* のいずれとも"
+        "ja": "公開データ {release} の {row} 行目、列 {column}: {value} を [lo,hi]、数値、* のいずれとも"
         "読めません",
     },
     "seq.row.cell_cat": {
         "en": "release {release}, row {row}, column {column}: cannot read {value} as {{a|b}}, "
         "a value or *",
-        "ja": "リリース {release} の {row} 行目、列 {column}: {value} を {{a|b}}、値、* のいずれとも"
+        "ja": "公開データ {release} の {row} 行目、列 {column}: {value} を {{a|b}}、値、* のいずれとも"
         "読めません",
     },
     "seq.row.lo_hi": {
         "en": "release {release}, row {row}, column {column}: {value} has lo > hi",
-        "ja": "リリース {release} の {row} 行目、列 {column}: {value} は lo > hi です",
+        "ja": "公開データ {release} の {row} 行目、列 {column}: {value} は lo > hi です",
     },
     "seq.row.category": {
         "en": "release {release}, row {row}, column {column}: {value} holds {bad}, which is not "
         "a value of that master column",
-        "ja": "リリース {release} の {row} 行目、列 {column}: {value} の {bad} はマスター表のその列の"
+        "ja": "公開データ {release} の {row} 行目、列 {column}: {value} の {bad} はマスター表のその列の"
         "値ではありません",
     },
     "seq.row.pid_unknown": {
         "en": "release {release}, row {row}: pid {pid} is not in the master table",
-        "ja": "リリース {release} の {row} 行目: pid {pid} はマスター表にありません",
+        "ja": "公開データ {release} の {row} 行目: pid {pid} はマスター表にありません",
     },
     "seq.row.pid_not_alive": {
         "en": "release {release}, row {row}: pid {pid} is not in T({release}): lifespan "
         "[{lsf},{lsb}]",
-        "ja": "リリース {release} の {row} 行目: pid {pid} は T({release}) にいません: ライフスパン "
+        "ja": "公開データ {release} の {row} 行目: pid {pid} は T({release}) にいません: ライフスパン "
         "[{lsf},{lsb}]",
     },
     "seq.row.pid_twice": {
         "en": "release {release}, row {row}: pid {pid} appears twice (first at row {first})",
-        "ja": "リリース {release} の {row} 行目: pid {pid} が 2 回現れます（最初は {first} 行目）",
+        "ja": "公開データ {release} の {row} 行目: pid {pid} が 2 回現れます（最初は {first} 行目）",
     },
     "seq.row.sa": {
         "en": "release {release}, row {row}: pid {pid} must carry its true {column} {truth}, "
         "got {value} (Def. 2(2))",
-        "ja": "リリース {release} の {row} 行目: pid {pid} には真の {column} {truth} が必要ですが、"
+        "ja": "公開データ {release} の {row} 行目: pid {pid} には真の {column} {truth} が必要ですが、"
         "{value} です（定義 2(2)）",
     },
     "seq.row.outside": {
         "en": "release {release}, row {row}: pid {pid} has {column} {value}, outside the "
         "region {region} of its group {gid} (Def. 2(3))",
-        "ja": "リリース {release} の {row} 行目: pid {pid} の {column} {value} がグループ {gid} の"
+        "ja": "公開データ {release} の {row} 行目: pid {pid} の {column} {value} がグループ {gid} の"
         "範囲 {region} の外にあります（定義 2(3)）",
     },
     "seq.row.region": {
         "en": "release {release}, row {row}: group {gid} has {column} {value} here but {first} "
         "at row {first_row} (Def. 2(3): one region per group)",
-        "ja": "リリース {release} の {row} 行目: グループ {gid} の {column} がここでは {value}、"
+        "ja": "公開データ {release} の {row} 行目: グループ {gid} の {column} がここでは {value}、"
         "{first_row} 行目では {first} です（定義 2(3): 1 グループに 1 つの範囲）",
     },
     "seq.row.no_real": {
         "en": "release {release}, row {row}: group {gid} holds only counterfeit rows (Def. 1: "
         "groups partition T({release}))",
-        "ja": "リリース {release} の {row} 行目: グループ {gid} には偽造行しかありません（定義 1: "
+        "ja": "公開データ {release} の {row} 行目: グループ {gid} には偽造行しかありません（定義 1: "
         "グループは T({release}) の分割）",
     },
     "seq.row.cf_tampered": {
         "en": "release {release}, row {row}: a counterfeit row (empty pid) cannot be tampered",
-        "ja": "リリース {release} の {row} 行目: 偽造行（pid が空）は tampered にできません",
+        "ja": "公開データ {release} の {row} 行目: 偽造行（pid が空）は tampered にできません",
     },
     "seq.row.cf_sa": {
         "en": "release {release}, row {row}: counterfeit {column} {value} is not in the "
         "domain of sensitive values",
-        "ja": "リリース {release} の {row} 行目: 偽造行の {column} {value} は機密値の定義域に"
+        "ja": "公開データ {release} の {row} 行目: 偽造行の {column} {value} は機密値の定義域に"
         "ありません",
     },
     "seq.row.tampered": {
         "en": "release {release}, row {row}, column 'tampered': {value} must be 0 or 1",
-        "ja": "リリース {release} の {row} 行目、列 'tampered': {value} は 0 か 1 でなければ"
+        "ja": "公開データ {release} の {row} 行目、列 'tampered': {value} は 0 か 1 でなければ"
         "なりません",
     },
     "seq.row.last_value": {
         "en": "release {release}, row {row}, column 'last': {value} must be a group id of "
         "release {previous}, empty or -",
-        "ja": "リリース {release} の {row} 行目、列 'last': {value} はリリース {previous} の"
+        "ja": "公開データ {release} の {row} 行目、列 'last': {value} は公開データ {previous} の"
         "グループ id、空、- のいずれかでなければなりません",
     },
     "seq.row.last_mixed": {
         "en": "release {release}, row {row}: group {gid} has last {value} here but {first} at "
         "row {first_row} (one value per group)",
-        "ja": "リリース {release} の {row} 行目: グループ {gid} の last がここでは {value}、"
+        "ja": "公開データ {release} の {row} 行目: グループ {gid} の last がここでは {value}、"
         "{first_row} 行目では {first} です（1 グループに 1 つの値）",
     },
     "seq.row.last_a": {
         "en": "release {release}, row {row}: group {gid} says last {last}, but pid {pid} was in "
         "group {actual} of release {previous} (§8.1 (a))",
-        "ja": "リリース {release} の {row} 行目: グループ {gid} の last は {last} ですが、pid {pid} "
-        "はリリース {previous} でグループ {actual} にいました（§8.1 (a)）",
+        "ja": "公開データ {release} の {row} 行目: グループ {gid} の last は {last} ですが、pid {pid} "
+        "は公開データ {previous} でグループ {actual} にいました（§8.1 (a)）",
     },
     "seq.row.last_b": {
         "en": "release {release}, row {row}: pid {pid} came from group {last} of release "
         "{previous}, which another group names as last, but its group {gid} does not "
         "(§8.1 (b))",
-        "ja": "リリース {release} の {row} 行目: pid {pid} はリリース {previous} のグループ {last} "
+        "ja": "公開データ {release} の {row} 行目: pid {pid} は公開データ {previous} のグループ {last} "
         "から来ており、そのグループを別のグループが last に挙げていますが、所属グループ {gid} は"
         "挙げていません（§8.1 (b)）",
     },
@@ -305,7 +305,7 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     "seq.signature_change": {
         "en": "person {pid}: signature {first} at release {first_release} but {second} at "
         "release {second_release}",
-        "ja": "人 {pid}: シグネチャがリリース {first_release} では {first}、リリース "
+        "ja": "人 {pid}: シグネチャが公開データ {first_release} では {first}、公開データ "
         "{second_release} では {second} です",
     },
     # -- attack phase (spec §10)
@@ -328,20 +328,20 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     # what ``seq check`` and ``seq baseline`` print on success
     "seq.cli.ok": {
         "en": "OK: {releases} valid release(s); m = {m}.",
-        "ja": "OK: 有効なリリースは {releases} 個です。m = {m}。",
+        "ja": "OK: 有効な公開データは {releases} 個です。m = {m}。",
     },
     "seq.cli.too_many_releases": {
         "en": "{given} releases given; the round has {n}.",
-        "ja": "リリースが {given} 個指定されましたが、このラウンドのリリースは {n} 個です。",
+        "ja": "公開データが {given} 個指定されましたが、このラウンドの公開データは {n} 個です。",
     },
     "seq.cli.needs_previous": {
         "en": "release {release} needs --previous release_{previous}.csv",
-        "ja": "リリース {release} には --previous release_{previous}.csv（前のリリース）が必要です。",
+        "ja": "公開データ {release} には --previous release_{previous}.csv（前の公開データ）が必要です。",
     },
     "seq.cli.release_range": {
         "en": "release {release} is out of range: the configuration allows releases 1 to "
         "{n} (n_releases).",
-        "ja": "リリース {release} は範囲外です。設定で使えるリリースは 1 から {n} まで"
+        "ja": "公開データ {release} は範囲外です。設定で使える公開データは 1 から {n} まで"
         "です（n_releases）。",
     },
     "seq.cli.wrote_baseline": {

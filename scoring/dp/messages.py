@@ -391,7 +391,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.cli.estimator_groups": {
         "en": "{estimator} needs the release's --groups or --declaration",
-        "ja": "{estimator} にはリリースの --groups か --declaration が必要です",
+        "ja": "{estimator} には開示の --groups か --declaration が必要です",
     },
     "dp.declaration.postprocessing": {
         "en": "Post-processing '{value}' is unknown; expected 'raw' or 'clamp_rescale'",

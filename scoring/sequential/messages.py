@@ -17,7 +17,7 @@ Examples
 >>> str(error)
 "release 2, row 4: pid 'Zoe' is not in the master table"
 >>> print(error.render("ja"))
-リリース 2 の 4 行目: pid 'Zoe' はマスター表にありません。
+公開データ 2 の 4 行目: pid 'Zoe' はマスター表にありません。
 """
 
 from __future__ import annotations

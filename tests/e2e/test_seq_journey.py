@@ -81,7 +81,7 @@ def test_a_team_publishes_two_steps_and_reads_its_risk_table(web, seq_e2e_world,
     assert fits(web, 390), "the Japanese results tab is wider than a 390 px phone"
     screenshot(web, "seq-round-ja-phone")
     open_tab(web, "data")
-    assert "リリース" in web.get_by_test_id("steps").inner_text()
+    assert "公開データ" in web.get_by_test_id("steps").inner_text()
     assert fits(web, 390), "the Japanese data tab is wider than a 390 px phone"
     open_tab(web, "results")
     web.get_by_test_id("latest-detail").click()

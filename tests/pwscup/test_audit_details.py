@@ -152,7 +152,7 @@ def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_label
         text = detail_line(detail, action=AuditEntry.Action.ROUND_EDITED)
     assert text == (
         "データパック: チームのスロットごとのフォルダ (west); 総合順位: 削除済み; "
-        "含めた秘密情報: 元データ（原表）、原表から抽出したサンプル（チーム別・公開回別）; "
+        "含めた秘密情報: 元データ（原表）、原表から抽出したサンプル（チーム別・公開データ別）; "
         "変更した項目: 名前、チームあたりのサンプルサイズ"
     )
     with override("en"):

@@ -85,14 +85,21 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
     )
 
 
-# One Japanese word per term: "competition" is コンペティション (84 uses against 18 of
-# コンテスト when they were unified), "organizer" 運営者 (55 against 25 of 主催者; 主催 also
-# catches 主催する), "the release phase" 開示フェーズ (32 against 8 of リリースフェーズ: the
-# Dates and limits page headed a phase 開示フェーズ and refused a date under it naming a
-# リリースフェーズ).
+# One Japanese word per term (docs/glossary.md): "competition" is コンペティション (84 uses
+# against 18 of コンテスト when they were unified), "organizer" 運営者 (55 against 25 of 主催者;
+# 主催 also catches 主催する), "the release phase" 開示フェーズ (32 against 8 of リリースフェーズ:
+# the Dates and limits page headed a phase 開示フェーズ and refused a date under it naming a
+# リリースフェーズ), "a release" (a team's published data, release j of a sequential round)
+# 公開データ, the papers' word (連続的なデータ公開, 公開データ; 75 uses against 260 of リリース,
+# which a sequential page showed above あなたのチームの公開データ).
 @pytest.mark.parametrize(
     ("chosen", "other"),
-    [("コンペティション", "コンテスト"), ("運営者", "主催"), ("開示フェーズ", "リリースフェーズ")],
+    [
+        ("コンペティション", "コンテスト"),
+        ("運営者", "主催"),
+        ("開示フェーズ", "リリースフェーズ"),
+        ("公開データ", "リリース"),
+    ],
 )
 def test_competition_and_organizer_have_one_japanese_word_each(chosen, other):
     entries = live_entries(polib.pofile(str(PO)))
@@ -103,7 +110,8 @@ def test_competition_and_organizer_have_one_japanese_word_each(chosen, other):
     japanese_in_code = [  # the few Japanese texts of the sources outside the catalogue
         str(path.relative_to(ROOT))
         for name in SOURCES
-        for path in (ROOT / name).rglob("*.py")
+        for pattern in ("*.py", "*.md")  # the starter kits' READMEs are Japanese templates
+        for path in (ROOT / name).rglob(pattern)
         if other in path.read_text(encoding="utf-8")
     ]
     assert not japanese_in_code, japanese_in_code
@@ -122,7 +130,48 @@ def test_freezing_is_one_japanese_word_and_final_keeps_its_own():
     ]
     assert not mixed, mixed
     translation_of = {e.msgid: e.msgstr for e in entries}
-    assert translation_of["Freeze release %(j)s"] == "リリース %(j)s を凍結"
+    assert translation_of["Freeze release %(j)s"] == "公開データ %(j)s を凍結"
+
+
+# Where a message is shown: a DP round's page or code (its release is the paper's 開示).
+DP_SOURCES = ("pwscup/dp/", "templates/dp/")
+# The phase and its window keep 開示 in every kind (the test above).
+RELEASE_PHASE = ("開示フェーズ", "開示期間")
+
+
+def test_a_team_s_release_is_koukai_data_and_a_dp_round_s_release_is_kaiji(extracted):
+    """A release a team publishes (sequential, synthetic, scorer) is 公開データ; the DP round's
+    release of a noisy table is the paper's 開示 (一括開示, 開示データ). A scorer page said
+    最終開示 of a final release, and a DP page リリース of a DP release."""
+    committed = {
+        (e.msgctxt, e.msgid): e.msgstr + "".join(e.msgstr_plural.values())
+        for e in live_entries(polib.pofile(str(PO)))
+    }
+    releases = [
+        entry
+        for entry in live_entries(extracted)
+        if "releas" in (entry.msgid + (entry.msgid_plural or "")).lower()
+    ]
+    assert len(releases) > 300
+    kaiji, koukai, dp_only = [], [], 0
+    for entry in releases:
+        paths = [path for path, _ in entry.occurrences]
+        japanese = committed[(entry.msgctxt, entry.msgid)]
+        if paths and all(path.startswith(DP_SOURCES) for path in paths):
+            dp_only += 1
+            if "公開データ" in japanese:
+                koukai.append(label(entry))
+        elif not any(path.startswith(DP_SOURCES) for path in paths):
+            for phase in RELEASE_PHASE:
+                japanese = japanese.replace(phase, "")
+            if "開示" in japanese:
+                kaiji.append(label(entry))
+    assert dp_only > 30, "the DP round's messages are told apart by where they are used"
+    assert not kaiji, f"開示 for a team's release (公開データ): {kaiji}"
+    assert not koukai, f"公開データ for a DP release (開示): {koukai}"
+    translation_of = {e.msgid: e.msgstr for e in live_entries(polib.pofile(str(PO)))}
+    assert translation_of["Batch release"] == "一括開示"
+    assert translation_of["Release ranking"] == "公開データの順位"
 
 
 def test_compiled_catalogue_matches_the_source():

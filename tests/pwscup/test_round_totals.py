@@ -63,11 +63,11 @@ def test_scorer_names_and_totals_rank_higher_first(world):
 
 def test_the_names_use_the_results_words_in_japanese(world):
     # The Total card and the Rules tab list "protection" by the word the results tables use
-    # for it (防御度), not another one (保護), and a release as a release (リリース).
+    # for it (防御度), not another one (保護), and a release as a release (公開データ).
     with translation.override("ja"):
         labels = {n["key"]: n["label"] for n in named_scores(round=world.round)["names"]}
         assert labels["protection"].startswith(gettext("Protection")), labels
-        assert "リリース" in labels["protection"], labels
+        assert "公開データ" in labels["protection"], labels
 
 
 def test_the_console_card_saves_what_the_browser_posts(world):

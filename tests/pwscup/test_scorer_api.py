@@ -114,7 +114,7 @@ def test_the_status_speaks_the_readers_language():
     status = status_of(world, world.users["a"], HTTP_ACCEPT_LANGUAGE="ja")
     assert [m["name"] for m in status["metrics"]] == ["有用性", "再識別率"]
     (kind,) = status["submission_types"]
-    assert kind["label"] == "リリース (運営者の採点プログラムで採点)"
+    assert kind["label"] == "公開データ (運営者の採点プログラムで採点)"
 
 
 def test_attacks_per_target_name_their_target_and_are_scored_exactly():

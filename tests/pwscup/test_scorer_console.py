@@ -235,10 +235,10 @@ def test_a_table_s_error_names_the_row_and_column_the_page_shows(client, organiz
     client.cookies["django_language"] = "ja"
     html = post_as_rendered(client, create_url(organizer), "scorer-create", gate).content.decode()
     match = re.search(r'data-testid="scorer-gates-errors">(.*?)</ul>', html, re.S)
-    assert match and "「ゲート 3 行目：リリースのスコア（キー）」" in match.group(1), match
+    assert match and "「ゲート 3 行目：公開データのスコア（キー）」" in match.group(1), match
     wrong = typed(release_primary="nope")
     html = post_as_rendered(client, create_url(organizer), "scorer-create", wrong).content.decode()
-    assert "「リリースの主スコア（キー）」" in field_errors(html, "release_primary")
+    assert "「公開データの主スコア（キー）」" in field_errors(html, "release_primary")
 
 
 # --- the panel -------------------------------------------------------------------------------

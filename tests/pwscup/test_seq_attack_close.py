@@ -169,7 +169,7 @@ def test_the_dates_page_speaks_japanese():
     early = post_as_rendered(
         client, dates_url(world), "seq-dates-form", {"attack_closes_at": "2026-01-10 12:00"}
     )
-    assert "攻撃フェーズは最後のリリース" in early.content.decode()
+    assert "攻撃フェーズは最後の公開データ" in early.content.decode()
 
 
 def test_a_round_without_an_attack_phase_has_no_attack_close_on_its_page():

@@ -99,7 +99,7 @@ def test_a_frozen_releases_close_does_not_move_and_nothing_is_saved():
     )
     assert answer.status_code == 200
     assert answer.context["form"].errors["step_closes"] == [
-        "リリース 1 は凍結済みです。締切はもう変更できません。"
+        "公開データ 1 は凍結済みです。締切はもう変更できません。"
     ]
     assert stored_closes(world) == stored
     assert not AuditEntry.objects.filter(round=world.round, action="round_edited").exists()
@@ -159,7 +159,7 @@ def test_the_page_in_japanese():
     control = reverse("console:round", args=[world.competition.slug, world.round.slug])
     assert "日程と上限を変更" in client.get(control).content.decode()
     page = re.sub(r"<[^>]*>", " ", client.get(page_url(world)).content.decode())
-    for words in ("日程と上限", "各リリースの締切", "凍結"):
+    for words in ("日程と上限", "各公開データの締切", "凍結"):
         assert words in page, words
     for english in ("Dates and limits", "Uploads per team", "close", "time zone"):
         assert english not in page, english

@@ -68,7 +68,7 @@ def test_results_tab_and_release_page_draw_a_column_per_release(language):
         assert svg.count('class="span"') == 2
         persons = f"{groups[0]['persons']} 人" if language == "ja" else "persons"
         assert persons in svg
-        heading = "リリースごとのグループ" if language == "ja" else "Groups per release"
+        heading = "公開データごとのグループ" if language == "ja" else "Groups per release"
         assert heading in response.content.decode()
         # Only numbers per release: no person's identifier or sensitive value.
         assert "Bob" not in svg and "dyspepsia" not in svg

@@ -51,7 +51,7 @@ def test_a_manual_freeze_tells_each_member_once_that_the_next_release_is_open():
     assert text == "Release 1 of Sequential is frozen; release 2 is open."
     with translation.override("ja"):
         assert notification_text(told[0]) == (
-            "Sequential のリリース 1 が凍結されました。リリース 2 の受付が始まりました。"
+            "Sequential の公開データ 1 が凍結されました。公開データ 2 の受付が始まりました。"
         )
     # The last step: nothing opens after it; the sequence is scored.
     assert freeze(world) == 2
@@ -63,7 +63,7 @@ def test_a_manual_freeze_tells_each_member_once_that_the_next_release_is_open():
     )
     with translation.override("ja"):
         assert notification_text(scored[0]) == (
-            "Sequential のリリース 2 が凍結されました。あなたのチームの系列が採点されました。"
+            "Sequential の公開データ 2 が凍結されました。あなたのチームの系列が採点されました。"
         )
     assert Notification.objects.filter(kind=Kind.RELEASE_FROZEN).count() == len(members(world))
 

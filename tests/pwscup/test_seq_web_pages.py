@@ -80,7 +80,7 @@ def test_a_rejected_upload_shows_the_spec_message_in_japanese(client):
     run_seq_jobs()
     page = client.get(response["Location"])
     text = html.unescape(page.content.decode())
-    assert "リリース 1 の 1 行目: pid 'Zoe' はマスター表にありません" in text
+    assert "公開データ 1 の 1 行目: pid 'Zoe' はマスター表にありません" in text
 
 
 def test_the_organizer_console_shows_the_timeline_and_freezes(client):

@@ -109,7 +109,7 @@ def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time(
         with pytest.raises(Refused) as refused:
             upload(world, "b", 1, fixture(TABLE3), CLOSE_1 + dt.timedelta(hours=1))
     assert refused.value.message == (
-        "リリース 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
+        "公開データ 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
         "アップロードはもう受け付けていません。"
     )
     assert Release.objects.filter(team=world.teams["b"]).count() == 0  # nothing kept
@@ -255,7 +255,7 @@ def test_the_total_limit_counts_valid_releases_of_the_step_not_rejected_ones():
             upload(world, "a", 1, fixture(TABLE3), now)
     assert (
         refused.value.message
-        == "あなたのチームはリリース 1 のアップロード 1 回をすべて使いました。"
+        == "あなたのチームは公開データ 1 のアップロード 1 回をすべて使いました。"
     )
     assert upload(world, "b", 1, fixture(TABLE3), now).status == Release.Status.FINISHED
     releases = selectors.team_releases(sequential=world.sequential, team=world.teams["a"])
@@ -408,4 +408,6 @@ def test_the_round_page_shows_the_team_its_use_of_the_limits(client):
     with translation.override(translation.get_language()):
         client.post(reverse("set_language"), {"language": "ja", "next": "/"})
         page = client.get(tab(world, "submit"))
-    assert "リリース 1: 本日 1 回、合計 1 回アップロード。" in html.unescape(page.content.decode())
+    assert "公開データ 1: 本日 1 回、合計 1 回アップロード。" in html.unescape(
+        page.content.decode()
+    )

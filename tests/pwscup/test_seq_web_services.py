@@ -95,7 +95,7 @@ def test_w1b_wrong_sensitive_value_is_kept_failed_with_the_spec_message_in_both_
     with translation.override("en"):
         assert expected in job_message_text(rejected)
     with translation.override("ja"):
-        assert "リリース 2 の 1 行目" in job_message_text(rejected)
+        assert "公開データ 2 の 1 行目" in job_message_text(rejected)
     # A failed upload is not the team's release: nothing was scored from it.
     valid = selectors.latest_valid_releases(
         sequential=world.sequential, team=world.teams["a"], steps=[2]

@@ -177,7 +177,7 @@ def test_the_submit_tab_puts_the_upload_form_first_then_the_limits_command_and_u
     # the #n restarts per release, and the legend says so (not "in your team")
     assert "number among your team's uploads of that release" in page
     client.cookies["django_language"] = "ja"
-    assert "#: そのリリースについてのチーム内のアップロード番号" in text_of(
+    assert "#: その公開データについてのチーム内のアップロード番号" in text_of(
         client, tab(world, "submit")
     )
     client.cookies["django_language"] = "en"

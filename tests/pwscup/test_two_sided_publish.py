@@ -44,7 +44,7 @@ def _scorer(slug):
 KINDS = {"synthetic": _synthetic, "scorer": _scorer}
 REFUSED = {
     "en": "Freeze the releases first: there is nothing to publish yet.",
-    "ja": "先にリリースを凍結してください。まだ公開するものがありません。",
+    "ja": "先に公開データを凍結してください。まだ公開するものがありません。",
 }
 
 
@@ -108,7 +108,7 @@ def test_the_console_answers_publish_asked_before_the_freeze():
 
 
 NOTES = {
-    "frozen": {"en": "Releases frozen · attack phase", "ja": "リリース凍結済み・攻撃フェーズ"},
+    "frozen": {"en": "Releases frozen · attack phase", "ja": "公開データ凍結済み・攻撃フェーズ"},
     "over": {
         "en": "Attack phase over · results wait for the organizers",
         "ja": "攻撃フェーズ終了・結果は運営者の公開待ち",

@@ -72,8 +72,8 @@ print(error.code, "|", error.render("ja"))
     lines = _run(script).splitlines()
     assert lines == [
         "release 2: the file has no data rows",
-        "リリース 2: データ行がありません",
-        "seq.release.no_rows | リリース 3: データ行がありません",
+        "公開データ 2: データ行がありません",
+        "seq.release.no_rows | 公開データ 3: データ行がありません",
         "[]",
     ]
 

@@ -58,7 +58,7 @@ def test_seq_check_and_baseline_speak_japanese(tmp_path):
     assert out.stdout.startswith(f"{one} を書き出しました: ") and "偽造行" in out.stdout
     releases = (SEQ / "zhang_release_1.csv", SEQ / "zhang_release_2_table4.csv")
     out = ja("seq", "check", SEQ / "zhang_master.csv", *releases, *config)
-    assert out.stdout.startswith("OK: 有効なリリースは 2 個です。m = 2。\n")
+    assert out.stdout.startswith("OK: 有効な公開データは 2 個です。m = 2。\n")
 
 
 def test_dp_release_and_estimate_speak_japanese(tmp_path):

@@ -430,4 +430,4 @@ def test_a_missing_or_mismatched_choice_is_a_usage_error_in_both_languages(files
     table[1] = "estimate"
     status, _, err = run(capsys, "--lang", "ja", *table, "--estimator", "BR")
     assert status == 2
-    assert err == "error: BR にはリリースの --groups か --declaration が必要です\n"
+    assert err == "error: BR には開示の --groups か --declaration が必要です\n"

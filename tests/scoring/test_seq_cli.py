@@ -174,7 +174,7 @@ def test_baseline_command_writes_releases_that_check(capsys, tmp_path):
     ("lang", "expected"),
     [
         ("en", "release {release} is out of range: the configuration allows releases 1 to 2"),
-        ("ja", "リリース {release} は範囲外です。設定で使えるリリースは 1 から 2 までです"),
+        ("ja", "公開データ {release} は範囲外です。設定で使える公開データは 1 から 2 までです"),
     ],
 )
 @pytest.mark.parametrize("previous", [False, True])
@@ -202,13 +202,13 @@ def test_the_baseline_and_check_refusals_of_the_line_are_said_in_japanese(capsys
         "--release", 2, "-o", tmp_path / "release_2.csv",
     )  # fmt: skip
     assert status == 2 and err == (
-        "error: リリース 2 には --previous release_1.csv（前のリリース）が必要です。\n"
+        "error: 公開データ 2 には --previous release_1.csv（前の公開データ）が必要です。\n"
     )
     three = [F / "zhang_release_1.csv", F / "zhang_release_2_table4.csv", F / "zhang_release_1.csv"]
     arguments = ("seq", "check", F / "zhang_master.csv", *three, "--config", config)
     status, _, err = run(capsys, "--lang", "ja", *arguments)
     assert status == 2 and err == (
-        "error: リリースが 3 個指定されましたが、このラウンドのリリースは 2 個です。\n"
+        "error: 公開データが 3 個指定されましたが、このラウンドの公開データは 2 個です。\n"
     )
     status, _, err = run(capsys, *arguments)
     assert status == 2 and err == "error: 3 releases given; the round has 2.\n"

@@ -334,7 +334,9 @@ def test_messages_render_in_japanese():
     m = master()
     with pytest.raises(ValidationError) as error:
         read_release(R1.replace("Andy", "Zoe").encode(), release=1, master=m)
-    assert error.value.render("ja") == "リリース 1 の 3 行目: pid 'Zoe' はマスター表にありません。"
+    assert (
+        error.value.render("ja") == "公開データ 1 の 3 行目: pid 'Zoe' はマスター表にありません。"
+    )
 
 
 # -- look-alike characters (issue 47, point 6): "60〜" typed by the organizer and "60～" from a

@@ -90,7 +90,7 @@ def test_a_missing_command_is_named_in_the_readers_words(tmp_path):
         tmp_path / "attack",
     )
     for kind, key, english, words in (
-        ("release", "release_command", "for releases", "リリースのコマンド"),
+        ("release", "release_command", "for releases", "公開データのコマンド"),
         ("ranking", "ranking_command", "no ranking command", "順位付けのコマンド"),
     ):
         with pytest.raises(ScorerError) as caught:
