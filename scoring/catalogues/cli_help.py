@@ -37,7 +37,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.anonymize": {
         "en": "anonymize with the starter kit's methods (chainable)",
-        "ja": "スターターキットの手法で匿名化する（手法は連結できる）",
+        "ja": "スターターキットの手法で匿名加工する（手法は連結できる）",
     },
     "help.attack": {
         "en": "write a correspondence table with the starter kit's attacks",

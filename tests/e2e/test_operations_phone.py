@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PANEL_TEXT = {
     "en": ("Freeze", "Finished — 2 of 2 done", "Built-in attacks: 2 of 2 targets scored"),
-    "ja": ("凍結", "2 件中 2 件完了", "組み込み攻撃: 2 件のターゲット中 2 件を採点済み"),
+    "ja": ("凍結", "2 件中 2 件完了", "組み込み攻撃: 2 件の攻撃対象中 2 件を採点済み"),
 }
 
 

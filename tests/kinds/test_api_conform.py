@@ -177,7 +177,7 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
     client, headers = api(arena, "a")
     for language, message in (
         ("en", "No published target of the team nobody."),
-        ("ja", "チーム nobody の公開されたターゲットはありません。"),
+        ("ja", "チーム nobody の公開された攻撃対象はありません。"),
     ):
         refused = client.post(
             attack_type["url"],

@@ -525,7 +525,7 @@ def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):
         reverse("console:competition", args=[competition.slug]), HTTP_ACCEPT_LANGUAGE="ja"
     ).content.decode()
     log = page[page.index('data-testid="audit-log"') :]
-    assert "変更した項目: 説明、チームの最大人数、登録締め切り" in log
+    assert "変更した項目: 説明、チームの最大人数、登録締切" in log
     assert "fields:" not in log and "max_team_size" not in log
 
 

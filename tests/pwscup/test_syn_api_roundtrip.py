@@ -293,6 +293,6 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
         **headers,
         HTTP_ACCEPT_LANGUAGE="ja",
     )
-    assert nobody_ja.json()["message"] == "チーム teamZ の公開されたターゲットはありません。"
+    assert nobody_ja.json()["message"] == "チーム teamZ の公開された攻撃対象はありません。"
     # A visitor gets no target file.
     assert Client().get(listed[0]["challenge_url"]).status_code in (401, 403, 404)

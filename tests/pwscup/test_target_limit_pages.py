@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 RULE = {
     "en": "Attack phase: at most 2 uploads on each target.",
-    "ja": "攻撃フェーズ：各標的へのアップロードは最大 2 回です。",
+    "ja": "攻撃フェーズ：各攻撃対象へのアップロードは最大 2 回です。",
 }
 
 
@@ -71,7 +71,7 @@ def test_the_2015_attack_quota_line_states_the_limit_per_target(make_world):
     submit = page(world, "submit")
     assert 'data-testid="attack-quota-target"' in submit
     assert "at most 2 on each target" in submit
-    assert "各標的につき最大 2 回" in page(world, "submit", "ja")
+    assert "各攻撃対象につき最大 2 回" in page(world, "submit", "ja")
 
 
 def quota_line(submit: str, testid: str) -> str:

@@ -50,7 +50,7 @@ DEMO_USERNAMES = (ADMIN, ORGANIZER, *(username for _name, _slug, username in TEA
 DEMO_NAME = "PWSCup デモ / PWSCup demo (UCI Adult)"
 DEMO_DESCRIPTION = (
     "UCI Adult 国勢調査データ（Becker & Kohavi 1996, CC BY 4.0）を使った、"
-    "匿名化と攻撃のコンペティションのデモです。\n\n"
+    "匿名加工と攻撃のコンペティションのデモです。\n\n"
     "A demo of an anonymize-and-attack competition on the UCI Adult census extract "
     "(Becker & Kohavi 1996, CC BY 4.0)."
 )

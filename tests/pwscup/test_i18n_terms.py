@@ -1,0 +1,79 @@
+"""Japanese terms that one word-for-word ban cannot check (docs/glossary.md): a phase's
+close is 締切 wherever a date or a limit names it, anonymizing is the PWSCup rulebooks'
+匿名加工 (匿名化 stays in the names of methods: k-匿名化, Pk-匿名化), and an "Upload" button
+or instruction says アップロード."""
+
+import re
+
+import polib
+
+from tests.pwscup.test_i18n import PO, ROOT, SOURCES, live_entries
+
+# A message naming the moment a phase (or a window, a release) closes: a date field's label,
+# a countdown, a check of the dates. "The phase is closed" (a state) keeps 終了.
+CLOSING_TIME = re.compile(
+    r"\bcloses( at)?$|^close of |deadlines?\b|must close after it opens|^closes:?$"
+    r"|closes in|^after the close$|(before|when) the \w+ phase closes",
+    re.IGNORECASE,
+)
+# The noun 締め切り (締切 is the noun; the verb 締め切る keeps its kana: 締め切り、締め切ります).
+DEADLINE_SPELT_OUT = re.compile(r"締め切り(?![、まし])")
+# 匿名化 outside a method's name (k-匿名化, Pk-匿名化).
+ANONYMIZING = re.compile(r"(?<!k-)匿名化")
+
+
+def texts() -> dict[str, str]:
+    return {
+        entry.msgid: entry.msgstr + "".join(entry.msgstr_plural.values())
+        for entry in live_entries(polib.pofile(str(PO)))
+    }
+
+
+def japanese_in_code(pattern: re.Pattern) -> list[str]:
+    """The sources' Japanese outside the catalogue (the client's, the toolkit's, the kits')."""
+    return [
+        str(path.relative_to(ROOT))
+        for name in SOURCES
+        for suffix in ("*.py", "*.md")
+        for path in (ROOT / name).rglob(suffix)
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+
+
+def test_a_phase_s_close_is_shimekiri_on_every_page():
+    """The Dates pages labelled the same closing time 締切 (攻撃フェーズの締切), 終了
+    (開示フェーズの終了, 匿名加工フェーズ終了, 受付終了) and 締め切り (ラウンドの締め切り),
+    and the check of a phase's dates named it 終了 beside a field headed 締切."""
+    catalogue = texts()
+    labels = {msgid: text for msgid, text in catalogue.items() if CLOSING_TIME.search(msgid)}
+    assert len(labels) > 30
+    mixed = [msgid for msgid, text in labels.items() if "締切" not in text or "終了" in text]
+    assert not mixed, f"a closing time is 締切: {mixed}"
+    spelt_out = [msgid for msgid, text in catalogue.items() if DEADLINE_SPELT_OUT.search(text)]
+    assert not spelt_out, f"締切, not 締め切り: {spelt_out}"
+    assert not japanese_in_code(DEADLINE_SPELT_OUT)
+    assert catalogue["Attack phase closes"] == "攻撃フェーズの締切"
+    assert catalogue["Uploads close at"] == "受付締切"
+
+
+def test_anonymizing_is_tokumei_kakou_except_in_a_method_s_name():
+    """匿名加工 (匿名加工データ, 匿名加工フェーズ) is the rulebooks' and the papers' word for a
+    team's anonymized data; pages said 最終匿名化データ beside 最終匿名加工データ."""
+    catalogue = texts()
+    mixed = [msgid for msgid, text in catalogue.items() if ANONYMIZING.search(text)]
+    assert not mixed, f"匿名加工, not 匿名化: {mixed}"
+    assert not japanese_in_code(ANONYMIZING)
+    assert sum("Pk-匿名化" in text for text in catalogue.values()) >= 3, "method names stay"
+    assert catalogue["anonymizations"] == "匿名加工データ"
+
+
+def test_an_upload_button_or_instruction_says_upload():
+    """The scorer console's and the declared-upload page's "Upload" button said 提出 while every
+    other upload button said アップロード; 提出 stays for a submission and the Submit tab."""
+    catalogue = texts()
+    uploads = {msgid: text for msgid, text in catalogue.items() if re.match(r"Upload\b", msgid)}
+    assert len(uploads) > 20
+    mixed = [msgid for msgid, text in uploads.items() if "アップロード" not in text]
+    assert not mixed, mixed
+    assert catalogue["Upload"] == "アップロード"
+    assert catalogue["Submit"] == "提出"
