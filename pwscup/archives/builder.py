@@ -188,7 +188,7 @@ Folders: `rounds/<round>/` (one per round whose results were published){folders_
 # {competition.name}: 結果アーカイブ（第 {version} 版）
 
 このアーカイブはコンペティション `{competition.slug}` の公開結果です。各ラウンドのスコア、
-順位、攻撃行列、攻撃者に公開された攻撃対象、{slides_ja}そして各ラウンドが
+順位、攻撃マトリクス、攻撃者に公開された攻撃対象、{slides_ja}そして各ラウンドが
 どのデータで行われたかを示すデータカード（`data-card.md`、`data-card.json`）を含みます。
 `manifest.json` に全ファイルの SHA-256 とサイズが記載されています。
 {note_ja}

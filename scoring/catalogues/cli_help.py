@@ -186,7 +186,7 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "help.dp.truth": {
         "en": "the table (CSV) holding the true histograms",
-        "ja": "真のヒストグラムを持つテーブル（CSV）",
+        "ja": "真の集計表を持つテーブル（CSV）",
     },
     "help.dp.check": {
         "en": "the server's check of estimate.csv (verdict and message)",

@@ -252,17 +252,17 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     "seq.row.no_real": {
         "en": "release {release}, row {row}: group {gid} holds only counterfeit rows (Def. 1: "
         "groups partition T({release}))",
-        "ja": "公開データ {release} の {row} 行目: グループ {gid} には偽造行しかありません（定義 1: "
+        "ja": "公開データ {release} の {row} 行目: グループ {gid} には偽造タプルしかありません（定義 1: "
         "グループは T({release}) の分割）",
     },
     "seq.row.cf_tampered": {
         "en": "release {release}, row {row}: a counterfeit row (empty pid) cannot be tampered",
-        "ja": "公開データ {release} の {row} 行目: 偽造行（pid が空）は tampered にできません",
+        "ja": "公開データ {release} の {row} 行目: 偽造タプル（pid が空）は tampered にできません",
     },
     "seq.row.cf_sa": {
         "en": "release {release}, row {row}: counterfeit {column} {value} is not in the "
         "domain of sensitive values",
-        "ja": "公開データ {release} の {row} 行目: 偽造行の {column} {value} は機密値の定義域に"
+        "ja": "公開データ {release} の {row} 行目: 偽造タプルの {column} {value} は機密値の定義域に"
         "ありません",
     },
     "seq.row.tampered": {
@@ -346,6 +346,6 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     },
     "seq.cli.wrote_baseline": {
         "en": "Wrote {output}: {rows} rows, {groups} groups, {counterfeits} counterfeits.",
-        "ja": "{output} を書き出しました: {rows} 行、{groups} グループ、偽造行 {counterfeits} 行。",
+        "ja": "{output} を書き出しました: {rows} 行、{groups} グループ、偽造タプル {counterfeits} 件。",
     },
 }

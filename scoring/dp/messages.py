@@ -101,7 +101,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     "dp.config.live_feedback": {
         "en": "Live scores would reveal the hidden histograms (V+1 uploads suffice); "
         "allowed only in upload-only rounds",
-        "ja": "即時のスコア表示は秘匿された度数表を明かします（V+1 回の提出で足ります）。"
+        "ja": "即時のスコア表示は秘匿された集計表を明かします（V+1 回の提出で足ります）。"
         "アップロードのみのラウンドでだけ使えます",
     },
     # epsilon amounts (§3.8, §12)
@@ -163,7 +163,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.query.no_attributes": {
         "en": "A histogram query needs a non-empty list 'attributes'",
-        "ja": "度数表クエリには空でないリスト 'attributes' が必要です",
+        "ja": "集計表のクエリには空でないリスト 'attributes' が必要です",
     },
     "dp.query.unknown_attribute": {
         "en": "Query attribute '{attribute}' is unknown; attributes: {attributes}",

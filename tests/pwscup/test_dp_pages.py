@@ -122,7 +122,7 @@ def test_the_ledger_names_each_query_in_japanese(world):
     client.post(url(world, "query", level="eps-1"), count)
     page = client.get(url(world, "level", level="eps-1"), HTTP_ACCEPT_LANGUAGE="ja")
     html = page.content.decode()
-    assert "<td>度数表: gender" in html and "<td>件数（1 セル）: gender=M" in html
+    assert "<td>集計表: gender" in html and "<td>件数（1 セル）: gender=M" in html
     assert "histogram:" not in html and "count:" not in html
 
 

@@ -95,7 +95,11 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
 # data, attacked) 攻撃対象 (67 uses against 33 of ターゲット and 16 of 標的; the attack tab said
 # 攻撃対象, its limits 標的 and the scorer pages ターゲット). "A ranking" and "a rank" 順位 (198
 # against 6 of ランキング and a 順位表 heading); "a submission" 提出 (提出物 named it in the
-# notifications only); "a score" スコア (得点 on one chart).
+# notifications only); "a score" スコア (得点 on one chart); "the attack matrix" 攻撃マトリクス (19
+# against 10 of 攻撃行列, the scorer's and the archive's). The papers' words: "a counterfeit" 偽造タプル
+# (偽造行 and 偽レコード on the same settings page), "a lifespan" ライフスパン (生存期間 beside it),
+# "a histogram" of a DP round 集計表 (度数表 and ヒストグラム on the same page), "sensitive" 機密
+# (機密属性, 機密値: both papers; the toolkit said 機密値 where the pages said 機微な値).
 @pytest.mark.parametrize(
     ("chosen", "other"),
     [
@@ -109,6 +113,12 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
         ("順位", "順位表"),
         ("提出", "提出物"),
         ("スコア", "得点"),
+        ("攻撃マトリクス", "攻撃行列"),
+        ("偽造タプル", "偽造行"),
+        ("偽造タプル", "偽レコード"),
+        ("ライフスパン", "生存期間"),
+        ("集計表", "度数表"),
+        ("機密", "機微"),
     ],
 )
 def test_each_term_has_one_japanese_word(chosen, other):

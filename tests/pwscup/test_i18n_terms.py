@@ -77,3 +77,19 @@ def test_an_upload_button_or_instruction_says_upload():
     assert not mixed, mixed
     assert catalogue["Upload"] == "アップロード"
     assert catalogue["Submit"] == "提出"
+
+
+def test_a_histogram_of_counts_is_the_dp_paper_s_shuukeihyou():
+    """The DP pages said ヒストグラム and 度数表 for the workload's histograms, sometimes in one
+    paragraph; the paper (一括開示と対話開示) says 集計表. A bar chart of a column is a chart."""
+    catalogue = texts()
+    histograms = {m: text for m, text in catalogue.items() if "histogram" in m.lower()}
+    assert len(histograms) > 20
+    mixed = [
+        msgid
+        for msgid, text in histograms.items()
+        if "chart" not in msgid.lower() and ("集計表" not in text or "ヒストグラム" in text)
+    ]
+    assert not mixed, f"集計表: {mixed}"
+    assert not japanese_in_code(re.compile("ヒストグラム"))
+    assert catalogue["Histograms to estimate (the workload)"] == "推定する集計表（ワークロード）"

@@ -55,7 +55,7 @@ def test_seq_check_and_baseline_speak_japanese(tmp_path):
     config = ["--config", SEQ / "zhang_config.json"]
     one = tmp_path / "release_1.csv"
     out = ja("seq", "baseline", SEQ / "zhang_master.csv", *config, "--release", 1, "-o", one)
-    assert out.stdout.startswith(f"{one} を書き出しました: ") and "偽造行" in out.stdout
+    assert out.stdout.startswith(f"{one} を書き出しました: ") and "偽造タプル" in out.stdout
     releases = (SEQ / "zhang_release_1.csv", SEQ / "zhang_release_2_table4.csv")
     out = ja("seq", "check", SEQ / "zhang_master.csv", *releases, *config)
     assert out.stdout.startswith("OK: 有効な公開データは 2 個です。m = 2。\n")
