@@ -99,7 +99,8 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
 # against 10 of 攻撃行列, the scorer's and the archive's). The papers' words: "a counterfeit" 偽造タプル
 # (偽造行 and 偽レコード on the same settings page), "a lifespan" ライフスパン (生存期間 beside it),
 # "a histogram" of a DP round 集計表 (度数表 and ヒストグラム on the same page), "sensitive" 機密
-# (機密属性, 機密値: both papers; the toolkit said 機密値 where the pages said 機微な値).
+# (機密属性, 機密値: both papers; the toolkit said 機密値 where the pages said 機微な値). "A gate"
+# ゲート (34 against 20 of 足切り: the 2015 Submit tab said 有用性の足切り above the core's ゲート table).
 @pytest.mark.parametrize(
     ("chosen", "other"),
     [
@@ -119,6 +120,7 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
         ("ライフスパン", "生存期間"),
         ("集計表", "度数表"),
         ("機密", "機微"),
+        ("ゲート", "足切り"),
     ],
 )
 def test_each_term_has_one_japanese_word(chosen, other):
