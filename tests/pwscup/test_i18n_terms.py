@@ -20,6 +20,8 @@ CLOSING_TIME = re.compile(
 DEADLINE_SPELT_OUT = re.compile(r"締め切り(?![、まし])")
 # 匿名化 outside a method's name (k-匿名化, Pk-匿名化).
 ANONYMIZING = re.compile(r"(?<!k-)匿名化")
+# The organizers as people cut short to 運営 (the verb 運営する and 運営に加わる stay).
+ORGANIZERS_CUT_SHORT = re.compile(r"運営(?=が|は|を含め|の表|側)")
 
 
 def texts() -> dict[str, str]:
@@ -93,3 +95,16 @@ def test_a_histogram_of_counts_is_the_dp_paper_s_shuukeihyou():
     assert not mixed, f"集計表: {mixed}"
     assert not japanese_in_code(re.compile("ヒストグラム"))
     assert catalogue["Histograms to estimate (the workload)"] == "推定する集計表（ワークロード）"
+
+
+def test_the_organizers_are_uneisha_not_unei():
+    """The 2015 pages said 運営がラウンドを凍結すると where the others say 運営者が; the glossary's
+    word for the organizers is 運営者 (運営する, to organize, keeps its verb)."""
+    catalogue = texts()
+    short = [msgid for msgid, text in catalogue.items() if ORGANIZERS_CUT_SHORT.search(text)]
+    assert not short, f"運営者: {short}"
+    assert not japanese_in_code(ORGANIZERS_CUT_SHORT)
+    assert catalogue["The attack phase is closed: the organizers will publish the results."] == (
+        "攻撃フェーズは終了しました。運営者が結果を公開するのを待ちましょう。"
+    )
+    assert catalogue["You organize no competition yet."].startswith("運営している")
