@@ -20,6 +20,8 @@ CLOSING_TIME = re.compile(
 DEADLINE_SPELT_OUT = re.compile(r"締め切り(?![、まし])")
 # 匿名化 outside a method's name (k-匿名化, Pk-匿名化).
 ANONYMIZING = re.compile(r"(?<!k-)匿名化")
+# A round's tab named without its brackets (データタブ, <a>データ</a>タブ) or by another name (ルールタブ).
+TAB_UNQUOTED = re.compile(r"(?<![「>])(概要|データ|ルールと採点|ルール|提出|結果)タブ|</a>タブ")
 # The organizers as people cut short to 運営 (the verb 運営する and 運営に加わる stay).
 ORGANIZERS_CUT_SHORT = re.compile(r"運営(?=が|は|を含め|の表|側)")
 
@@ -108,3 +110,15 @@ def test_the_organizers_are_uneisha_not_unei():
         "攻撃フェーズは終了しました。運営者が結果を公開するのを待ちましょう。"
     )
     assert catalogue["You organize no competition yet."].startswith("運営している")
+
+
+def test_a_round_s_tab_is_named_by_its_label_in_brackets():
+    """The tabs are 概要, データ, ルールと採点, 提出 and 結果; the pages sent people to 「データ」タブ,
+    データタブ and <a>データ</a>タブ, and to a ルールタブ that no page shows."""
+    catalogue = texts()
+    unquoted = [msgid for msgid, text in catalogue.items() if TAB_UNQUOTED.search(text)]
+    assert not unquoted, f"「データ」タブ: {unquoted}"
+    assert not japanese_in_code(TAB_UNQUOTED)
+    assert catalogue["The targets' files are on the Data tab."] == (
+        "攻撃対象のファイルは「データ」タブにあります。"
+    )
