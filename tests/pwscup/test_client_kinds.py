@@ -74,7 +74,7 @@ def test_a_sequential_round_through_the_client(live_server, celery_worker_proces
 
     # In Japanese: the client's own words and the server's.
     ja = run(["status", ref], config_dir=home, language="ja")
-    assert "あなたのチームの提出" in ja.stdout and "公開データ 1" in ja.stdout
+    assert "あなたのアップロード" in ja.stdout and "公開データ 1" in ja.stdout
 
 
 def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_path):

@@ -122,3 +122,32 @@ def test_a_round_s_tab_is_named_by_its_label_in_brackets():
     assert catalogue["The targets' files are on the Data tab."] == (
         "攻撃対象のファイルは「データ」タブにあります。"
     )
+
+
+# English words the client and the site share for two different things, by the client's key.
+CLIENT_ONLY_SENSE = {
+    "open": "a phase's state (受付中); the site's Open is a button (開く)",
+    "finished": "a job's state (完了, the site's Finished); the site's finished is a time",
+    "failed": "a job's state (失敗, the site's Failed); the site's failed is a gate's verdict",
+    "rows": "a count of rows (行数); the site's rows is a unit after a number (行)",
+    "window": "a phase (期間); the site's Window is a presentation window (受付期間)",
+}
+
+
+def test_the_client_names_what_the_site_shows_in_the_same_words():
+    """`pwscup uploads` headed the upload time 提出日時 and the attack's target 対象 where the
+    Submit tab says アップロード日時 and 攻撃対象; its round table said 開始, 締切 for the
+    site's 開始日時, 締切日時."""
+    from pwscup.client.messages import JA
+
+    site = texts()
+    shared = {}
+    for key, japanese in JA.items():
+        # the site's message of the same words, else the same words capitalized
+        english = key if key in site else key[:1].upper() + key[1:]
+        if english in site and key not in CLIENT_ONLY_SENSE:
+            shared[key] = (japanese, site[english])
+    assert len(shared) > 20
+    differ = {key: pair for key, pair in shared.items() if pair[0] != pair[1]}
+    assert not differ, differ
+    assert JA["uploaded"] == site["Uploaded"] == "アップロード日時"

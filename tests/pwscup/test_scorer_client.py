@@ -81,4 +81,4 @@ def test_a_scorer_round_through_the_client(live_server, celery_worker_process, t
     assert "Team A" in board.stdout and "Team B" in board.stdout and "Utility" in board.stdout
 
     ja = run(["status", ref], config_dir=home, language="ja")
-    assert ja.returncode == 0 and "あなたのチームの提出" in ja.stdout
+    assert ja.returncode == 0 and "あなたのアップロード" in ja.stdout
