@@ -1,5 +1,5 @@
 """Japanese terms that one word-for-word ban cannot check (docs/glossary.md): a phase's
-close is 締切 wherever a date or a limit names it, anonymizing is the PWSCup rulebooks'
+close is 締切 wherever a date or a limit names it, anonymizing is the 2015 paper's
 匿名加工 (匿名化 stays in the names of methods: k-匿名化, Pk-匿名化), and an "Upload" button
 or instruction says アップロード."""
 
@@ -61,7 +61,7 @@ def test_a_phase_s_close_is_shimekiri_on_every_page():
 
 
 def test_anonymizing_is_tokumei_kakou_except_in_a_method_s_name():
-    """匿名加工 (匿名加工データ, 匿名加工フェーズ) is the rulebooks' and the papers' word for a
+    """匿名加工 (匿名加工データ, 匿名加工フェーズ) is the 2015 paper's word (Ito and Kikuchi) for a
     team's anonymized data; pages said 最終匿名化データ beside 最終匿名加工データ."""
     catalogue = texts()
     mixed = [msgid for msgid, text in catalogue.items() if ANONYMIZING.search(text)]
