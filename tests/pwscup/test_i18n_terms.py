@@ -1,7 +1,8 @@
 """Japanese terms that one word-for-word ban cannot check (docs/glossary.md): a phase's
 close is 締切 wherever a date or a limit names it, anonymizing is the 2015 paper's
 匿名加工 (匿名化 stays in the names of methods: k-匿名化, Pk-匿名化), and an "Upload" button
-or instruction says アップロード."""
+or instruction says アップロード; a DP round's histogram is the paper's 集計表, the organizers are
+運営者, a tab is named by its label in 「」, and the client heads a column as the site does."""
 
 import re
 
