@@ -30,6 +30,8 @@ from scoring.messages import language
 from scoring.metrics_info import METRIC_KINDS
 
 DECIMALS = 4
+# The kinds of figure of format_figure: scores (4 decimals) and counts (integers).
+FIGURE_KINDS = ("score", "count")
 UNDEFINED = "–"
 INFINITE = "∞"
 # The metrics whose null means +infinity rather than "no value".
@@ -80,6 +82,39 @@ def format_number(value: float | int, *, decimals: int = DECIMALS) -> str:
         return f"{value:.1e}"
     # Two significant digits: 4.4e-05 -> 6 decimals.
     return f"{value:.{1 - math.floor(math.log10(abs(value)))}f}"
+
+
+def format_figure(value: float | int | None, kind: str = "score") -> str:
+    """A figure of a table of scores, totals or rankings, by its kind: the one rule of the
+    pages' columns (a column reads with one number of decimals: ``1.0000`` beside ``0.5000``,
+    never ``1`` beside ``0.5000``).
+
+    * ``score`` — a score, a rate, an error, a mean, a total, a combined value: 4 decimals by
+      :func:`format_number`, an integer too (a total of ``1`` reads ``1.0000``);
+    * ``count`` — rows, teams, ranks, a count metric: an integer without decimals (a value
+      with a fraction keeps 4 decimals rather than being rounded away).
+
+    ``None`` (no value) reads :data:`UNDEFINED`. Figures are never grouped by thousands (in
+    any language), so a column sorts and copies as numbers. An ε is shown as the organizer
+    wrote it, not through here.
+
+    Raises
+    ------
+    ValueError
+        For a kind other than ``score`` and ``count``.
+
+    Examples
+    --------
+    >>> format_figure(1), format_figure(0.5), format_figure(20.0, "count"), format_figure(None)
+    ('1.0000', '0.5000', '20', '–')
+    """
+    if kind not in FIGURE_KINDS:
+        raise ValueError(f"unknown kind of figure {kind!r}: expected one of {FIGURE_KINDS}")
+    if value is None:
+        return UNDEFINED
+    if kind == "count" and float(value).is_integer():
+        return str(int(value))
+    return format_number(value)
 
 
 def format_metric(metric: str, value: float | int | None) -> str:

@@ -12,6 +12,7 @@ from pwscup.accounts.selectors import competitions_for_user
 from pwscup.competitions.selectors import user_is_organizer
 from pwscup.competitions.standings import StandingsTable, standings_csv, standings_of
 from pwscup.core.exports import csv_response
+from scoring.display import format_figure
 
 # Drawn at about its own size on a phone (380 units in a 350-pixel card), kept from growing on
 # a wide screen by pwscup.css (.standings-chart svg).
@@ -43,7 +44,7 @@ def standings_chart(table: StandingsTable) -> dict | None:
             y=index * (BAR_HEIGHT + GAP),
             width=round(max(abs(row.value) / top * plot, 1.0), 1),
             name=row.team.name if len(row.team.name) <= 18 else row.team.name[:17] + "…",
-            label=f"{row.value:.4g}",
+            label=format_figure(row.value),
             rank=row.rank,
         )
         for index, row in enumerate(ranked)

@@ -28,6 +28,7 @@ from pwscup.scorer.models import (
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
+from scoring.display import format_figure
 from scoring.scorer.matrix import (
     band,
     band_label,
@@ -202,10 +203,17 @@ def shown_value(value, *, visibility: str, bands) -> dict:
 
 
 def format_score(value) -> str:
-    """A score as written by the program (an integer stays one; a float keeps its digits)."""
-    if isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, int):
+    """A score as the pages and the API's ``scores_text`` show it, by the one rule of every
+    kind's tables (``scoring.display.format_figure``: 4 decimals, ``1.0000`` beside
+    ``0.5000``). The API's numbers, the CSV exports and the archive keep the program's values
+    exactly."""
+    return format_figure(value)
+
+
+def format_bound(value) -> str:
+    """A gate's bound as the organizer wrote it (``utility ≥ 50``, ``≤ 0.25``): a setting,
+    not a score."""
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return repr(float(value))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pwscup.core.charts.labels import Label, Mark, PlotArea, place_labels
+from scoring.display import format_figure
 
 # One colour per curve, in order (built-in attacks first); readable on white.
 LABEL_FONT = 12  # the points' names, as the chart's other text
@@ -70,7 +71,8 @@ def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> S
                 x=x_of(row["worst"]),
                 y=y_of(row["u_ml"]),
                 label=team.name,
-                title=f"{team.name}: U_ML {row['u_ml']:.3f}, worst attack {row['worst']:.3f}",
+                title=f"{team.name}: U_ML {format_figure(row['u_ml'])}, "
+                f"worst attack {format_figure(row['worst'])}",
                 passes=bool(row.get("passes")),
                 own=own_team_id is not None and team.pk == own_team_id,
             )

@@ -40,7 +40,7 @@ def test_a_live_round_shows_a_declared_uploads_score_before_the_close(db, langua
     kept = declare(world, toy_csv(), DECLARATION)
     for page in level_pages(world, language):
         assert f'data-testid="dp-live-score-{kept.pk}"' in page
-        assert "(L2 0.00, ρ<sub>s</sub> 1.000)" in page
+        assert "(L2 0.0000, ρ<sub>s</sub> 1.0000)" in page
         assert 'data-testid="dp-live-feedback"' in page
         assert ("即時フィードバック" if language == "ja" else "live feedback") in page
 

@@ -60,6 +60,6 @@ def test_the_sample_estimate_uploads_as_is_is_accepted_by_the_worker_and_scored(
     assert estimate.scores["mean_l2"] == pytest.approx(uniform, abs=1e-12)
     assert estimate.scores["mean_spearman"] == 0.0  # every cell ties
     results = client.get(tab_url(world.round, RESULTS)).content.decode()
-    assert f'data-testid="dp-result-l2-eps-1">{uniform:.2f}<' in results
+    assert f'data-testid="dp-result-l2-eps-1">{uniform:.4f}<' in results
     board = client.get(reverse("dp:leaderboard", args=[c, r])).content.decode()
-    assert f'data-testid="dp-l2-eps-1-teama">{uniform:.2f}<' in board
+    assert f'data-testid="dp-l2-eps-1-teama">{uniform:.4f}<' in board

@@ -234,7 +234,7 @@ def test_results_before_and_after_the_close(world):
     after = page(client_for(world, "a"), tab_url(world.round, RESULTS))
     assert 'data-testid="dp-leaderboard-link"' in after and dp_url(world, "leaderboard") in after
     expected = (l2([10 / 6] * 6, TOY_Z) + l2([5, 5], [4, 6])) / 2
-    assert f'data-testid="dp-result-l2-eps-1">{expected:.2f}<' in after
+    assert f'data-testid="dp-result-l2-eps-1">{expected:.4f}<' in after
 
 
 def test_the_level_page_s_estimate_list_is_polled_in_place_until_the_verdict(world):

@@ -16,6 +16,7 @@ from django.urls import reverse
 from pwscup.api.services import api_token_create
 from pwscup.scorer import services
 from pwscup.scorer.models import Attack, Release, TeamSlot
+from scoring.display import format_figure
 from tests.pwscup.scorer_world import (
     CONFIG,
     attack_phase,
@@ -94,7 +95,7 @@ def test_a_release_round_trip_from_the_status_to_the_exact_scores():
     kept = Release.objects.get(pk=body["id"])
     assert scored["status"] == "finished", scored["message"]
     assert scored["scores"] == kept.scores  # the same JSON numbers, not rounded
-    assert scored["scores_text"]["utility"] == repr(float(kept.scores["utility"]))
+    assert scored["scores_text"]["utility"] == format_figure(kept.scores["utility"])
     assert scored["program"] == world.program.label == "v1"
     assert scored["final"] is True
     assert body_of(client.get(scored["file_url"], **headers)) == content

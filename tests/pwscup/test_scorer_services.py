@@ -148,7 +148,7 @@ def test_band_visibility_hides_the_value_until_publication():
     organizer = selectors.attack_visibility(scorer=world.scorer, is_organizer=True)
     assert selectors.attack_scores_for(hit, visibility=organizer, config=config)[
         "reidentified"
-    ] == {"value": 1.0, "text": "1.0"}
+    ] == {"value": 1.0, "text": "1.0000"}
     services.results_publish(scorer=world.scorer, user=world.organizer)
     world.scorer.refresh_from_db()
     after = selectors.attack_visibility(scorer=world.scorer, is_organizer=False)

@@ -89,9 +89,9 @@ def test_scorer_a_release_uploaded_over_http_is_kept_queued_scored_and_chosen(cl
     ]
     text = page(client, tab_url(world, "submit"))
     shown = cells(text, "score-utility")
-    # Newest first, each exactly as the program wrote it.
+    # Newest first, each with 4 decimals (the tables' rule; the program wrote 100.0).
     assert shown == [selectors.format_score(stored[n].scores["utility"]) for n in (2, 1)]
-    assert shown[1] == "100.0" and shown[0] != shown[1]
+    assert shown[1] == "100.0000" and shown[0] != shown[1]
     assert cells(text, "program") == [world.program.label] * 2
     # The final choice through the page's button.
     response = client.post(kind_url(world, "select", stored[1].pk))

@@ -316,7 +316,7 @@ def test_dp_a_declared_entry_is_a_row_of_its_own_on_the_results_tab_and_the_lead
     (row,) = re.findall(r"<tr><td.*?</tr>", table.group(1), re.S)
     cells = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
     assert cells[:5] == ["1", world.teams["a"].name, declared.method_shown, "1", "flagged"]
-    assert cells[5] == "0.00"  # the hidden table itself: its counts are exact
+    assert cells[5] == "0.0000"  # the hidden table itself: its counts are exact
     assert 'data-testid="dp-row-eps-4-' not in board  # not among the verified rows
 
 

@@ -16,6 +16,7 @@ from pwscup.submissions.models import Status
 from pwscup.synthetic import selectors, services
 from pwscup.synthetic.kit import team_train_text
 from pwscup.synthetic.models import SynRelease, SynTarget
+from scoring.display import format_figure
 from tests.pwscup.syn_world import baseline_release, freeze, release, syn_world
 
 pytestmark = pytest.mark.django_db
@@ -76,8 +77,11 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
         row = row[: row.index("</tr>")]
         assert 'data-testid="gate-copy"' in row and "R_copy ✗" in row
         # The gate's figures: value − reference = excess > limit, and the reference's column.
-        assert f"1.000 − {reference} = {excess} > 0.1" in row
-        assert f'data-testid="r_copy_holdout">{reference}<' in row
+        # The table writes them by the tables' rule (4 decimals), the message with its own 3.
+        shown = (format_figure(1.0), format_figure(scores["r_copy_holdout"]))
+        shown_excess = format_figure(1 - scores["r_copy_holdout"])
+        assert f"{shown[0]} − {shown[1]} = {shown_excess} > 0.1" in row
+        assert f'data-testid="r_copy_holdout">{shown[1]}<' in row
         assert phrase in row and "R_copy = 1.000" in row and reference in row
         assert f'data-testid="select-{copy_a.pk}"' not in row
         assert 'data-testid="final"' not in row
@@ -93,8 +97,8 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
     page = html.unescape(client.get(submit, HTTP_ACCEPT_LANGUAGE="en").content.decode())
     row = page[page.index(f'data-testid="release-{honest_b.pk}"') :]
     row = row[: row.index("</tr>")]
-    r_copy_b = f"{honest_b.scores['r_copy']:.3f}"
-    assert "R_copy ✓" in row and f"{r_copy_b} − 0.000 = {r_copy_b} ≤ 0.1" in row
+    r_copy_b = format_figure(honest_b.scores["r_copy"])
+    assert "R_copy ✓" in row and f"{r_copy_b} − 0.0000 = {r_copy_b} ≤ 0.1" in row
     assert 'data-testid="r_copy_holdout">–<' in row
 
     # The freeze publishes B's honest release and nothing of A's.

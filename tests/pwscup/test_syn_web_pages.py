@@ -9,12 +9,12 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
 from pwscup.submissions.models import Status
 from pwscup.synthetic import services
 from pwscup.synthetic.models import SynAttack, SynRelease
+from scoring.display import format_figure
 from tests.pwscup.live_support import live_box
 from tests.pwscup.syn_world import (
     baseline_release,
@@ -65,10 +65,9 @@ def test_syn_a_release_uploaded_over_http_is_kept_scored_and_chosen(client):
     assert kept.status == Status.FINISHED, kept.message
     submit = page(client, tab_url(world, "submit"))
     assert (
-        floatformat(kept.scores["u_ml"], 3) in submit
-        and floatformat(kept.scores["u_1"], 3) in submit
+        format_figure(kept.scores["u_ml"]) in submit and format_figure(kept.scores["u_1"]) in submit
     )
-    assert floatformat(kept.scores["dcr_5_holdout"], 3) in submit
+    assert format_figure(kept.scores["dcr_5_holdout"]) in submit
     assert "final (last valid)" in submit and 'data-testid="live-reload"' not in submit
     # JSON: the same form answers 202 with the upload's id.
     response = post_file(
@@ -151,7 +150,7 @@ def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
     submit = page(client, tab_url(world, "submit"))
     block = submit[submit.index(f'data-testid="attack-{kept.pk}"') :]
     block = block[: block.index("</tr>")]
-    assert floatformat(kept.dev["auc"], 3) in block and floatformat(kept.dev["tpr@0.1"], 3) in block
+    assert format_figure(kept.dev["auc"]) in block and format_figure(kept.dev["tpr@0.1"]) in block
     assert [submit.count(n) for n in sentinels] == [before.count(n) for n in sentinels]
     assert 'data-testid="ranks"' in submit  # the provisional ranks on the dev half
     # A bad answer: rejected with the id named.

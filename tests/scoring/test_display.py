@@ -12,6 +12,7 @@ import scoring
 from scoring.display import (
     INFINITE,
     UNDEFINED,
+    format_figure,
     format_metric,
     format_number,
     legend,
@@ -115,3 +116,18 @@ def test_evaluate_prints_counts_small_rates_and_an_infinite_l3_by_the_rule(tmp_p
     )
     scores = json.loads(as_json.stdout)
     assert scores["L3"] is None and scores["U6"] == 1  # the JSON keeps null and numbers
+
+
+def test_the_rule_of_each_kind_of_figure():
+    assert [format_figure(v) for v in (1, 0.5, 5, 28.0, 1.1)] == [
+        "1.0000",
+        "0.5000",
+        "5.0000",
+        "28.0000",
+        "1.1000",
+    ]
+    assert format_figure(4.4e-05) == "0.000044" and format_figure(1234567.5) == "1234567.5000"
+    assert [format_figure(v, "count") for v in (20, 20.0, 2.5)] == ["20", "20", "2.5000"]
+    assert format_figure(None) == format_figure(None, "count") == "–"
+    with pytest.raises(ValueError, match="kind of figure"):
+        format_figure(1, "percent")

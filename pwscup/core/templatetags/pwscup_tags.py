@@ -8,6 +8,7 @@ from pwscup.core.markdown import render_markdown
 from scoring.display import (
     NOTES,
     UNDEFINED,
+    format_figure,
     format_metric,
     format_number,
     undefined_note,
@@ -52,7 +53,15 @@ def score(value):
 def rate(value):
     """A re-identification rate (a safety, a mean rate): 4 decimals, a small nonzero rate
     with two significant digits (``0.000044``)."""
-    return UNDEFINED if value is None else format_number(value)
+    return format_figure(value)
+
+
+@register.filter
+def figure(value, kind="score"):
+    """A figure of a table of scores, totals or rankings by the one rule of
+    ``scoring.display.format_figure``: ``{{ total|figure }}`` reads ``1.0000`` beside
+    ``0.5000``; ``{{ rows|figure:"count" }}`` an integer. ``None`` reads ``–``."""
+    return format_figure(value, kind)
 
 
 @register.simple_tag

@@ -1,7 +1,8 @@
 """The Results tab's reads: the two rankings and the attack matrix (``selectors.standings``:
-the one owner of the rules), shaped for the page with every number as the program wrote it
-(``selectors.format_score``) and the disqualified teams marked (the core's
-``DisqualificationRule``: they keep their numbers and lose their rank). Shown to the
+the one owner of the rules), shaped for the page with every score by the tables' rule
+(``selectors.format_score``, 4 decimals), each gate's bound as written and the disqualified
+teams marked (the core's ``DisqualificationRule``: they keep their numbers and lose their
+rank). Shown to the
 organizers always and to everyone once the results are published; never a team's exact
 attack score before that (the view checks who reads)."""
 
@@ -20,7 +21,7 @@ def _text(value) -> str:
 def _gate_text(gate: dict) -> str:
     bound = "≥" if "min" in gate else "≤"
     limit = gate.get("min", gate.get("max"))
-    return f"{gate['key']} {bound} {selectors.format_score(limit)}"
+    return f"{gate['key']} {bound} {selectors.format_bound(limit)}"
 
 
 def results_tables(*, state: RoundState, team: Team | None) -> dict:

@@ -14,6 +14,7 @@ from pwscup.sequential.models import Release
 from pwscup.sequential.views.tab_context import gates_text
 from pwscup.submissions.models import PENDING
 from pwscup.submissions.selectors import live_etag
+from scoring.display import format_figure
 
 PER_PERSON_SHOWN = 500
 
@@ -58,8 +59,8 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
             value = _number(cell) if name in PROBABILITIES else None
             row.append(
                 {
-                    # 4 decimals on the page (the CSV download keeps every digit)
-                    "text": cell if value is None else f"{value:.4f}",
+                    # the tables' rule, 4 decimals (the CSV download keeps every digit)
+                    "text": cell if value is None else format_figure(value),
                     "num": name in NUMERIC,
                     "over": name == "P_N_true" and value is not None and value > 1 / m + 1e-9,
                 }
