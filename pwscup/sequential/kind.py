@@ -50,21 +50,13 @@ class SequentialKind(RoundKind):
         ]
 
     def schedule_lines(self, round) -> list[dict]:
-        """One line per release: its close (``None``: no deadline) and its state (frozen,
-        open for uploads, closed, or not open yet); then, with an attack phase, its line
-        (``selectors.attack_schedule_line``)."""
+        """One line per release (``selectors.release_schedule_lines``); then, with an attack
+        phase, its line (``selectors.attack_schedule_line``): both of the core's shape
+        (``pwscup.competitions.windows.plan_line``)."""
         sequential = selectors.sequential_or_none(round=round)
         if sequential is None:
             return []
-        lines = [
-            {
-                "label": gettext("Release %(j)s") % {"j": row["step"]},
-                "opens_at": None,
-                "closes_at": row["closes_at"],
-                "state": row["state"],
-            }
-            for row in selectors.step_schedule(sequential=sequential)
-        ]
+        lines = selectors.release_schedule_lines(sequential=sequential)
         if sequential.config.get("attack_phase"):
             lines.append(selectors.attack_schedule_line(sequential=sequential))
         return lines

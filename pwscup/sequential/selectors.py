@@ -104,6 +104,23 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
     return rows
 
 
+def release_schedule_lines(*, sequential: SequentialRound, now=None) -> list[dict]:
+    """Each release's line of the round's schedule (``RoundKind.schedule_lines``), of the
+    core's shape (``plan_line``): no opening (a release opens when the one before it is
+    frozen), its close (``None``: no deadline) and its state (``step_schedule``). A release
+    keeps no other plan, so none is given apart."""
+    return [
+        plan_line(
+            label=_("Release %(j)s") % {"j": row["step"]},
+            opens_at=None,
+            closes_at=row["closes_at"],
+            planned=row["closes_at"],
+            state=row["state"],
+        )
+        for row in step_schedule(sequential=sequential, now=now)
+    ]
+
+
 def attack_schedule_line(*, sequential: SequentialRound, now=None) -> dict:
     """The attack phase's line of the round's schedule (``RoundKind.schedule_lines``): its
     planned close (``None``: until the results are published), or when the results were
