@@ -55,40 +55,54 @@ class SequentialRoundForm(forms.ModelForm):
         return sequential_config_validate(config=config)
 
     def clean_step_closes(self):
+        """The closes as a list of ISO date-times (their form only: ``clean`` checks them
+        against the configuration sent with them)."""
         closes = self.cleaned_data.get("step_closes") or []
         if not isinstance(closes, list):
             raise ValidationError(
                 _("A list of dates and times, one per release: %(example)s"),
                 params={"example": '["2026-12-01T18:00:00+09:00", "2026-12-08T18:00:00+09:00"]'},
             )
-        parsed = []
         for at in closes:
             try:
-                parsed.append(dt.datetime.fromisoformat(str(at)))
+                dt.datetime.fromisoformat(str(at))
             except ValueError:
                 raise ValidationError(
                     _("%(value)s is not a date and time (ISO 8601: 2026-12-01T18:00:00+09:00)."),
                     params={"value": at},
                 ) from None
-        try:
-            parsed = schedule_normalise(sequential=self.instance, closes=parsed)
-        except ValidationError as error:
-            raise ValidationError(error.message_dict.get("step_closes", error.messages)) from None
-        if errors := frozen_closes_errors(sequential=self.instance, closes=parsed):
-            raise ValidationError(errors)
-        return [at.isoformat() for at in parsed]
+        return [str(at) for at in closes]
 
     def clean(self):
-        """The attack phase's close, checked as the console's page checks it (after the
-        last release's close; no move once the results are published)."""
+        """The release closes and the attack phase's close, checked as the console's page
+        checks them (one close per release, increasing, a frozen release's close kept; the
+        attack phase's after the last release's, no move once the results are published),
+        against the configuration sent in this form (an attack phase switched on or off,
+        a number of releases changed in the same save), not the stored one."""
         cleaned = super().clean()
-        closes = cleaned.get("step_closes")
-        if self.instance.pk and "attack_closes_at" in cleaned and closes is not None:
+        config, closes = cleaned.get("config"), cleaned.get("step_closes")
+        if not self.instance.pk or config is None or closes is None:
+            return cleaned  # a field is refused already: its message says why
+        try:
+            parsed = schedule_normalise(
+                sequential=self.instance,
+                closes=[dt.datetime.fromisoformat(at) for at in closes],
+                config=config,
+            )
+        except ValidationError as error:
+            self.add_error("step_closes", error.message_dict.get("step_closes", error.messages))
+            return cleaned
+        if errors := frozen_closes_errors(sequential=self.instance, closes=parsed):
+            self.add_error("step_closes", errors)
+            return cleaned
+        cleaned["step_closes"] = [at.isoformat() for at in parsed]
+        if "attack_closes_at" in cleaned:
             try:
                 cleaned["attack_closes_at"] = attack_close_edited(
                     sequential=self.instance,
-                    closes=[dt.datetime.fromisoformat(at) for at in closes],
+                    closes=parsed,
                     attack_closes_at=cleaned["attack_closes_at"],
+                    config=config,
                 )
             except ValidationError as error:
                 self.add_error("attack_closes_at", error.message_dict["attack_closes_at"])

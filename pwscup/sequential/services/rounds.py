@@ -140,11 +140,18 @@ def schedule_set(
 
 
 def schedule_normalise(
-    *, sequential: SequentialRound, closes=None, first_close=None, step_length=None
+    *,
+    sequential: SequentialRound,
+    closes=None,
+    first_close=None,
+    step_length=None,
+    config: dict | None = None,
 ) -> list[dt.datetime]:
     """The closes ``schedule_set`` would keep (aware, one per release, increasing, each a
-    date the platform accepts), or a ``ValidationError`` naming the field."""
-    n = sequential.n_releases
+    date the platform accepts), or a ``ValidationError`` naming the field. ``config``: the
+    configuration the closes go with when it changes in the same save (the admin's form;
+    checked by ``sequential_config_validate``), else the stored one."""
+    n = int((sequential.config if config is None else config).get("n_releases", 0))
     if closes is None and first_close is not None:
         if step_length is None or step_length <= dt.timedelta(0):
             raise ValidationError({"step_length": _("Give a positive step length.")})
@@ -174,15 +181,20 @@ def schedule_normalise(
 
 
 def attack_close_normalise(
-    *, sequential: SequentialRound, closes: list[dt.datetime], attack_closes_at
+    *,
+    sequential: SequentialRound,
+    closes: list[dt.datetime],
+    attack_closes_at,
+    config: dict | None = None,
 ) -> dt.datetime | None:
     """The attack phase's planned close as it is kept (aware: a time without zone is the
     round's), or a ``ValidationError`` on ``attack_closes_at``: only a round with an attack
-    phase has one, a date the platform accepts (``dates_check``), after the last release's
+    phase has one (by ``config`` when the configuration changes in the same save, else the
+    stored one), a date the platform accepts (``dates_check``), after the last release's
     close when the releases have closes (``closes``, as ``schedule_normalise`` returns them)."""
     if attack_closes_at is None:
         return None
-    if not sequential.config.get("attack_phase"):
+    if not (sequential.config if config is None else config).get("attack_phase"):
         raise ValidationError({"attack_closes_at": _("This round has no attack phase.")})
     zone = zoneinfo.ZoneInfo(sequential.round.timezone)
     label = _("Close of the attack phase")

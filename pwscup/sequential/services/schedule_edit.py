@@ -43,11 +43,16 @@ def frozen_closes_errors(*, sequential: SequentialRound, closes: list[dt.datetim
 
 
 def attack_close_edited(
-    *, sequential: SequentialRound, closes: list[dt.datetime], attack_closes_at
+    *,
+    sequential: SequentialRound,
+    closes: list[dt.datetime],
+    attack_closes_at,
+    config: dict | None = None,
 ) -> dt.datetime | None:
     """The attack phase's close to keep (``KEPT``: the stored one, checked again against the
     release ``closes``), or a ``ValidationError`` on ``attack_closes_at``: the creation's
-    check (``attack_close_normalise``), and no move once the results are published."""
+    check (``attack_close_normalise``, against ``config`` when the configuration changes in
+    the same save, else the stored one), and no move once the results are published."""
     stored = sequential.attack_closes_at
     if attack_closes_at is KEPT:
         attack_closes_at = stored
@@ -63,7 +68,7 @@ def attack_close_edited(
     if stored is not None and same_minute(stored, attack_closes_at):
         attack_closes_at = stored  # sent back as shown: kept to the second, checked below
     return attack_close_normalise(
-        sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
+        sequential=sequential, closes=closes, attack_closes_at=attack_closes_at, config=config
     )
 
 
