@@ -10,7 +10,6 @@ from scoring.display import (
     UNDEFINED,
     format_figure,
     format_metric,
-    format_number,
     undefined_note,
     undefined_symbol,
 )
@@ -39,14 +38,12 @@ def heat(rate):
 
 @register.filter
 def score(value):
-    """A number of a kind's own result table: integers as they are, other values as
-    ``scoring.display.format_number`` writes them (4 decimals; a small nonzero value never
-    reads 0.0000). The metrics of metrics.md go through :func:`metric_value`."""
-    if value is None:
-        return UNDEFINED
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return format_number(value)
+    """A metric of a kind's own result table (the sequential leaderboard's): a count (an
+    integer: MINV, RN_over) without decimals, any other value as a score
+    (``scoring.display.format_figure``: 4 decimals; a small nonzero value never reads
+    0.0000). The metrics of metrics.md go through :func:`metric_value`."""
+    counted = isinstance(value, int) and not isinstance(value, bool)
+    return format_figure(value, "count" if counted else "score")
 
 
 @register.filter
