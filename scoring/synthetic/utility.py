@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from scoring.display import format_number
 from scoring.extras import optional
 from scoring.synthetic.errors import SynthError
 from scoring.synthetic.population import Population
@@ -225,7 +226,7 @@ def copy_gate_failure(
     Examples
     --------
     >>> copy_gate_failure(1.0, 0.0, r_copy_excess_max=0.1).params
-    {'value': '1.000', 'reference': '0.000', 'excess': '1.000', 'limit': '0.1'}
+    {'value': '1.0000', 'reference': '0.0000', 'excess': '1.0000', 'limit': '0.1'}
     >>> copy_gate_failure(0.52, 0.51, r_copy_excess_max=0.1) is None
     True
     """
@@ -234,9 +235,10 @@ def copy_gate_failure(
         return None
     return SynthError(
         "syn.gate.r_copy",
-        value=f"{r_copy:.3f}",
-        reference=f"{r_copy_holdout:.3f}",
-        excess=f"{excess:.3f}",
+        # Written as the tables write them (scoring.display): the row shows both.
+        value=format_number(r_copy),
+        reference=format_number(r_copy_holdout),
+        excess=format_number(excess),
         limit=f"{r_copy_excess_max:g}",
     )
 

@@ -56,7 +56,7 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     assert copied.returncode == 0, copied.stderr
     r_copy = line_of(copied.stdout, "r_copy ").split()[-1]
     r_copy_holdout = line_of(copied.stdout, "r_copy_holdout ").split()[-1]
-    assert "copy gate" in copied.stderr and "R_copy = 1.000" in copied.stderr
+    assert "copy gate" in copied.stderr and "R_copy = 1.0000" in copied.stderr
     assert copied.stderr.rstrip().splitlines()[-1].startswith("This release fails the copy gate")
 
     status = run(["status", ref], config_dir=home)

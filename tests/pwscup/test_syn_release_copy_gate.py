@@ -1,5 +1,5 @@
 """The copy gate (issue 47) on the platform: a team that uploads its own ``teamX_train.csv``
-as its release has it kept and scored (R_copy 1.000, the utility gates passed), but the
+as its release has it kept and scored (R_copy 1.0000, the utility gates passed), but the
 release fails the copy gate, is never the team's final release, cannot be chosen, and the
 freeze does not publish it; the message names the gate, the value, its reference (R_copy
 against as many holdout rows, what chance copies) and the limit in the reader's language, and
@@ -35,14 +35,15 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
     scores = copy_a.scores
     assert scores["r_copy"] == 1.0 and scores["u_1"] == 0.0 and scores["u_ml"] == 1.0
     assert scores["passes"] is False  # every utility gate passed, the copy gate failed
-    reference = f"{scores['r_copy_holdout']:.3f}"
-    excess = f"{1 - scores['r_copy_holdout']:.3f}"
+    # The message writes its figures as the table does (scoring.display).
+    reference = format_figure(scores["r_copy_holdout"])
+    excess = format_figure(1 - scores["r_copy_holdout"])
     assert 0 <= scores["r_copy_holdout"] < 0.9
     assert copy_a.message_code == "syn.gate.r_copy"
     english, japanese = copy_a.message_in("en"), copy_a.message_in("ja")
-    assert "copy gate" in english and "R_copy = 1.000" in english and "limit 0.1" in english
+    assert "copy gate" in english and "R_copy = 1.0000" in english and "limit 0.1" in english
     assert f"against {reference}" in english and f"excess {excess}" in english
-    assert "R_copy = 1.000" in japanese and "0.1" in japanese and "公開されません" in japanese
+    assert "R_copy = 1.0000" in japanese and "0.1" in japanese and "公開されません" in japanese
     assert reference in japanese and excess in japanese and "ホールドアウト" in japanese
     assert config["gates"]["r_copy_excess_max"] == 0.1
 
@@ -50,7 +51,7 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
     assert selectors.final_release(synthetic=world.synthetic, team=world.teams["a"]) is None
     with pytest.raises(Refused) as refused:
         services.release_select(release=copy_a)
-    assert "R_copy = 1.000" in str(refused.value.message) and "0.1" in str(refused.value.message)
+    assert "R_copy = 1.0000" in str(refused.value.message) and "0.1" in str(refused.value.message)
     with translation.override("ja"), pytest.raises(Refused) as refused:
         services.release_select(release=copy_a)
     assert "公開されません" in str(refused.value.message)
@@ -77,12 +78,10 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
         row = row[: row.index("</tr>")]
         assert 'data-testid="gate-copy"' in row and "R_copy ✗" in row
         # The gate's figures: value − reference = excess > limit, and the reference's column.
-        # The table writes them by the tables' rule (4 decimals), the message with its own 3.
-        shown = (format_figure(1.0), format_figure(scores["r_copy_holdout"]))
-        shown_excess = format_figure(1 - scores["r_copy_holdout"])
-        assert f"{shown[0]} − {shown[1]} = {shown_excess} > 0.1" in row
-        assert f'data-testid="r_copy_holdout">{shown[1]}<' in row
-        assert phrase in row and "R_copy = 1.000" in row and reference in row
+        # The gate's figures: value − reference = excess > limit, and the reference's column.
+        assert f"1.0000 − {reference} = {excess} > 0.1" in row
+        assert f'data-testid="r_copy_holdout">{reference}<' in row
+        assert phrase in row and "R_copy = 1.0000" in row and reference in row
         assert f'data-testid="select-{copy_a.pk}"' not in row
         assert 'data-testid="final"' not in row
         assert footer in page

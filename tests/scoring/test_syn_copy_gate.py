@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from scoring.display import format_number
 from scoring.synthetic.config import DEFAULTS, parse_config
 from scoring.synthetic.errors import SynthError
 from scoring.synthetic.kit import independent_marginals
@@ -69,19 +70,19 @@ def test_the_members_verbatim_pass_every_utility_gate_but_fail_the_copy_gate(adu
     assert not scores.passes(**gates(config))
     failure = gate(scores, config)
     assert isinstance(failure, SynthError) and failure.code == "syn.gate.r_copy"
-    reference = f"{scores.r_copy_holdout:.3f}"
+    reference = format_number(scores.r_copy_holdout)
     assert scores.r_copy_holdout < 0.01  # every column: chance copies next to nothing
     assert failure.params == {
-        "value": "1.000",
+        "value": "1.0000",
         "reference": reference,
-        "excess": f"{1 - scores.r_copy_holdout:.3f}",
+        "excess": format_number(1 - scores.r_copy_holdout),
         "limit": "0.1",
     }
     english = str(failure)
-    assert "copy gate" in english and "R_copy = 1.000" in english and "limit 0.1" in english
+    assert "copy gate" in english and "R_copy = 1.0000" in english and "limit 0.1" in english
     assert f"against {reference}" in english and "holdout" in english
     ja = failure.render("ja")
-    assert "R_copy = 1.000" in ja and reference in ja and "0.1" in ja and "公開されません" in ja
+    assert "R_copy = 1.0000" in ja and reference in ja and "0.1" in ja and "公開されません" in ja
 
 
 def test_a_near_verbatim_copy_fails_it_too(adult):
