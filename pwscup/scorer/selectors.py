@@ -203,10 +203,13 @@ def shown_value(value, *, visibility: str, bands) -> dict:
 
 
 def format_score(value) -> str:
-    """A score as the pages and the API's ``scores_text`` show it, by the one rule of every
-    kind's tables (``scoring.display.format_figure``: 4 decimals, ``1.0000`` beside
-    ``0.5000``). The API's numbers, the CSV exports and the archive keep the program's values
-    exactly."""
+    """A score as the pages and the API's ``scores_text`` show it: a number the program wrote
+    as an integer is a count and stays one (``12``: how many records it re-identified), any
+    other number has 4 decimals by the one rule of every kind's tables
+    (``scoring.display.format_figure``: ``1.0000`` beside ``0.5000``). The API's numbers, the
+    CSV exports and the archive keep the program's values exactly."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_figure(value, "count")
     return format_figure(value)
 
 

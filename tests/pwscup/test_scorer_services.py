@@ -272,3 +272,15 @@ def test_an_upload_before_any_program_is_refused_then_rescored_once_one_is_ready
     services.release_score(release_id=early.pk)
     again = Release.objects.get(pk=early.pk)
     assert again.status == Release.Status.FINISHED and again.program_id == version.pk
+
+
+def test_a_score_the_program_wrote_as_an_integer_is_shown_as_one():
+    # A count the program wrote as a JSON integer keeps its form; any other number takes the
+    # tables' 4 decimals (a float 1.0 is a rate: 1.0000 beside 0.5000).
+    assert [selectors.format_score(v) for v in (12, 1.0, 0.5, 2.25e-05)] == [
+        "12",
+        "1.0000",
+        "0.5000",
+        "0.000023",
+    ]
+    assert selectors.format_score(True) == "1.0000"
