@@ -5,6 +5,7 @@ published; a disqualified team has no row."""
 
 import keyword
 from dataclasses import replace
+from operator import attrgetter
 
 from django.utils.translation import gettext_lazy as _
 
@@ -25,12 +26,21 @@ from scoring.formula import FUNCTIONS
 ATTACK_TOP = "attack_top"
 
 
+def _release_score(config):
+    """What the release ranking orders by and its direction: a release's protection when the
+    round ranks by it (``release_rank`` ``protection``; lower is better when a higher attack
+    score is a stronger attack), else its primary score (``rank_sum`` breaks ties by it)."""
+    if config.release_rank == "protection":
+        return attrgetter("protection"), not config.attack_primary_column.higher_is_better
+    return attrgetter("primary"), config.release_primary_column.higher_is_better
+
+
 def _keys(round_) -> tuple[RankingKey, RankingKey]:
     """The two rankings; each score's direction is the round's (the release ranking orders
-    by the primary release score, the attack ranking by the attackers' power)."""
+    by ``_release_score``, the attack ranking by the attackers' power)."""
     config = selectors.round_config(round_)
     return (
-        replace(rankings.RELEASE, higher_is_better=config.release_primary_column.higher_is_better),
+        replace(rankings.RELEASE, higher_is_better=_release_score(config)[1]),
         replace(rankings.ATTACK, higher_is_better=config.attack_primary_column.higher_is_better),
     )
 
@@ -45,10 +55,11 @@ def published_rankings(round_) -> list[RoundRanking]:
         return []
     board = selectors.standings(scorer=scorer)
     release_key, attack_key = _keys(round_)
+    release_score = _release_score(selectors.round_config(round_))[0]
     releases = [row for row in board.releases if not row.disqualified]
     attackers = [row for row in board.attackers if not row.disqualified]
     return [
-        RoundRanking(release_key, ranking_rows(releases, score=lambda r: r.primary)),
+        RoundRanking(release_key, ranking_rows(releases, score=release_score)),
         RoundRanking(attack_key, ranking_rows(attackers, score=lambda r: r.power)),
     ]
 
