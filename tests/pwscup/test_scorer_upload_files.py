@@ -155,9 +155,11 @@ def test_the_api_answers_the_refusal_at_once():
 
 
 def test_a_rescore_checks_the_files_again_before_any_program_runs():
-    """*Rescore with vN* runs every upload another version scored, a refused one too; one the
-    files check refused is checked again first: refused still, it reaches no program (its
-    message stays the check's); accepted by a rule since relaxed, the program scores it."""
+    """*Rescore with vN* runs every upload another version scored, a refused one too, but not
+    one the files check refused and refuses still (no program would run on it: the console
+    would ask for it forever). Relaxing the rule makes it owed again; its job checks the
+    files once more first: refused by a rule tightened meanwhile, it reaches no program (its
+    message stays the check's); accepted, the program scores it."""
     from pwscup.competitions.models import Round
     from scoring.scorer.demo import demo_program_zip
     from tests.pwscup.scorer_world import program_version
@@ -167,14 +169,34 @@ def test_a_rescore_checks_the_files_again_before_any_program_runs():
     missing = _upload(world, "b", release_bytes(noise=0), "mine.csv")
     assert refused.status == missing.status == Status.FAILED
     assert program_version(world, demo_program_zip()).version == 2
+    assert services.outdated_uploads(scorer=world.scorer)[Release] == []
+    assert services.rescore_outdated(scorer=world.scorer, user=world.organizer) == 0
+    # The organizer accepts any file name now: both are owed a run of v2.
+    Round.objects.filter(pk=world.round.pk).update(config=CONFIG)
+    world.scorer.refresh_from_db()
     assert services.rescore_outdated(scorer=world.scorer, user=world.organizer) == 2
+    # The rule is tightened again before the first job runs: it reaches no program.
+    Round.objects.filter(pk=world.round.pk).update(config=RELEASE_ONLY_CSV)
     services.release_score(release_id=refused.pk)
     again = Release.objects.get(pk=refused.pk)
     assert again.status == Status.FAILED and again.message_code == "scorer.files.missing"
     assert again.scores in (None, {}) and not again.tail
-    # The organizer accepts any file name now: the other upload is scored by the program.
     Round.objects.filter(pk=world.round.pk).update(config=CONFIG)
     services.release_score(release_id=missing.pk)
     scored = Release.objects.get(pk=missing.pk)
     assert scored.status == Status.FINISHED, scored.message
     assert scored.scores["utility"] > 0
+
+
+def test_the_console_asks_no_rescore_of_an_upload_the_files_check_refuses_still(client):
+    """A team's upload without the required file was the one thing the console counted as
+    *Not scored by v1* (and offered to rescore, to no effect) in the PWSCup 2021 walk."""
+    world = scorer_world(slug="sfa", letters="a", config=RELEASE_ONLY_CSV)
+    assert _upload(world, "a", b"id\n", "other.csv").status == Status.FAILED
+    client.force_login(world.organizer)
+    page = client.get(
+        reverse("console:round", args=[world.competition.slug, world.round.slug]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "Not scored by v1: 0 release(s) and 0 attack(s)." in page
+    assert 'data-testid="scorer-rescore-form"' not in page

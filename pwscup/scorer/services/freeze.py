@@ -9,8 +9,9 @@ from pwscup.competitions.services import round_audit_record
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.services.common import SCORE_ATTACK_TASK, SCORE_RELEASE_TASK
+from pwscup.scorer.services.upload_files import kept_files_refusal
 from pwscup.submissions import broker
-from pwscup.submissions.models import PENDING
+from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.services.jobs import job_reset
 from pwscup.submissions.services.two_sided import (
     two_sided_attack_phase_open_now,
@@ -46,18 +47,33 @@ def attack_phase_open_now(
 
 def outdated_uploads(*, scorer: ScorerRound) -> dict:
     """The kept uploads not scored by the current program version, by model: what a rescore
-    runs again (a refused one too: a corrected program may accept it)."""
+    runs again (a refused one too: a corrected program may accept it), except an upload the
+    round's files check refused and refuses still (``_files_refused_still``)."""
     program = selectors.current_program(scorer=scorer)
     if program is None:
         return {Release: [], Attack: []}
+    outdated = {}
+    for model in (Release, Attack):
+        kept = model.objects.filter(scorer=scorer).exclude(status__in=PENDING)
+        kept = kept.exclude(program=program)
+        # Only an upload no program ran on can be one the files check refused.
+        unrun = kept.filter(status=Status.FAILED, program__isnull=True)
+        refused = _files_refused_still(scorer=scorer, uploads=unrun, model=model)
+        outdated[model] = [pk for pk in kept.values_list("pk", flat=True) if pk not in refused]
+    return outdated
+
+
+def _files_refused_still(*, scorer: ScorerRound, uploads, model) -> set[int]:
+    """The uploads the round's files check refuses as its rule is now: a rescore would check
+    them again and leave them as they are, so no version is owed to them (else the console
+    would ask for a rescore that can never be done)."""
+    kind = "attack" if model is Attack else "release"
+    if selectors.round_config(scorer.round).files_rule(kind).empty:
+        return set()
     return {
-        model: list(
-            model.objects.filter(scorer=scorer)
-            .exclude(status__in=PENDING)
-            .exclude(program=program)
-            .values_list("pk", flat=True)
-        )
-        for model in (Release, Attack)
+        upload.pk
+        for upload in uploads.select_related("scorer__round")
+        if kept_files_refusal(upload=upload, kind=kind) is not None
     }
 
 
