@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
@@ -210,7 +210,7 @@ class TwoSidedKind(RoundKind):
         if state is None:
             return ""
         if state.results_published:
-            return _("Results published")
+            return pgettext("round state", "Results published")
         attack = attack_phase_of(self.lifecycle, round)
         if results_wait(state, attack_closed=attack is not None and attack.has_closed()):
             return _("Attack phase over · results wait for the organizers")

@@ -113,7 +113,7 @@ NOTES = {
         "en": "Attack phase over · results wait for the organizers",
         "ja": "攻撃フェーズ終了・結果は運営者の公開待ち",
     },
-    "published": {"en": "Results published", "ja": "結果の公開"},
+    "published": {"en": "Results published", "ja": "結果は公開済み"},
 }
 
 
@@ -147,6 +147,13 @@ def test_the_console_s_round_list_says_the_attack_phase_is_over_once_it_has_clos
     publish()
     for language, note in NOTES["published"].items():
         assert _console_note(browser, world, language) == note, language
+    # The round's own console page states it in the same words (not the notification
+    # kind's label, "結果の公開").
+    page = browser.get(
+        reverse("console:round", args=[world.competition.slug, world.round.slug]),
+        HTTP_ACCEPT_LANGUAGE="ja",
+    ).content.decode()
+    assert f">{NOTES['published']['ja']}<" in page
 
 
 def test_the_lists_of_rounds_read_every_round_s_phases_in_one_query(admin_client):
