@@ -34,7 +34,7 @@ from scoring.scorer.round_config import (
 )
 
 COLUMN_ROWS = 5
-GATE_ROWS = 3
+GATE_ROWS = COLUMN_ROWS  # a gate per release column: PWSCup 2021 had four
 RULE_CHOICES = {
     "attack_mode": [
         ("per_target", _("One upload per target")),
