@@ -44,16 +44,18 @@ class Place:
 
 def combined_value(rule: str, rounds: Sequence[tuple[float, Sequence[Place]]]) -> float | None:
     """The team's combined value from ``(weight, places)`` per round (``places``: the team's
-    place in each counted ranking of that round); ``None`` when a place is unranked.
+    place in each counted ranking of that round); ``None`` when a place is unranked. Rounded
+    to ``DIGITS`` decimals, the precision the ranks compare at, so that no float noise
+    (``0.1·3 + 0.9·4`` = 3.9000000000000004) reaches a page, a CSV or the API.
 
     Examples
     --------
     >>> two = [(0.1, [Place(3, 0.5)]), (0.9, [Place(1, 0.8)])]
-    >>> round(combined_value(WEIGHTED_RANK, two), 9)
+    >>> combined_value(WEIGHTED_RANK, two)
     1.2
-    >>> round(combined_value(WEIGHTED_SCORE, two), 9)
+    >>> combined_value(WEIGHTED_SCORE, two)
     0.77
-    >>> round(combined_value(INVERSE_RANK_SUM, [(1, [Place(2, None), Place(3, None)])]), 9)
+    >>> combined_value(INVERSE_RANK_SUM, [(1, [Place(2, None), Place(3, None)])])
     0.2
     >>> combined_value(WEIGHTED_RANK, [(1, [Place(None, 0.1)])]) is None
     True
@@ -72,7 +74,7 @@ def combined_value(rule: str, rounds: Sequence[tuple[float, Sequence[Place]]]) -
             total += weight * sum(place.rank for place in places)
         else:
             total += weight / sum(place.rank for place in places)
-    return total
+    return round(total, DIGITS)
 
 
 def higher_is_better(rule: str, *, scores_higher: bool = True) -> bool:

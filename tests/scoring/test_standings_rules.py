@@ -43,3 +43,13 @@ def test_values_equal_but_for_float_noise_share_a_rank():
     assert noisy != 1.2
     ranked = standings_ranks([("x", noisy), ("y", 1.2), ("z", 2.0)], higher=False)
     assert ranked == [(1, "x", noisy), (1, "y", 1.2), (3, "z", 2.0)]
+
+
+def test_the_combined_value_carries_no_float_noise():
+    """PWSCup 2021's 1 : 9, ranks 3 and 4: the sum is 3.9000000000000004 in floating point;
+    the value the page, its CSV and the API give is the one the ranks compare, 3.9."""
+    assert 0.1 * 3 + 0.9 * 4 != 3.9
+    rounds = [(0.1, [Place(3, None)]), (0.9, [Place(4, None)])]
+    assert repr(combined_value(WEIGHTED_RANK, rounds)) == "3.9"
+    scores = [(0.1, [Place(1, 0.1), Place(1, 0.2)]), (0.9, [Place(1, 0.3)])]
+    assert repr(combined_value(WEIGHTED_SCORE, scores)) == "0.3"
