@@ -85,6 +85,20 @@ def ranking_key(round: Round) -> RankingKey:
     attack = kind_keys.get("attack")
     return RankingKey(
         ATTACK_TOP,
-        ATTACK_TOP_LABEL,
+        ranking_label(round),
         higher_is_better=attack.higher_is_better if attack else True,
     )
+
+
+def ranking_label(round: Round) -> str:
+    """The ranking's name with the round's N (*Attack ranking against the top 3 releases*),
+    as the standings' column and the console's tick box name it; the N-less name for a
+    round without one."""
+    n = round.attack_top_n
+    if not n:
+        return str(ATTACK_TOP_LABEL)
+    return ngettext(
+        "Attack ranking against the best release",
+        "Attack ranking against the top %(n)d releases",
+        n,
+    ) % {"n": n}

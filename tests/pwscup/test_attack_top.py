@@ -215,3 +215,19 @@ def test_the_api_gives_a_total_without_float_noise(played):
     url = reverse("api:round-standings", args=[played.competition.slug, played.round.slug])
     (total,) = [t for t in client.get(url).json()["tables"] if t["title"].startswith("Total")]
     assert total["rows"] and {row[2] for row in total["rows"]} == {0.3}
+
+
+def test_the_standings_name_the_ranking_with_the_rounds_n(played):
+    """The standings' column and the console's tick box said "the top N releases" with a
+    literal N (PWSCup 2021's walk: its N is 3); they give the round's N."""
+    from django.utils import translation
+
+    round_total_formula_set(user=played.organizer, round=played.round, formula="", attack_top_n=3)
+    played.round.refresh_from_db()
+    for lang, words in (
+        ("en", "Attack ranking against the top 3 releases"),
+        ("ja", "上位 3 件の公開データに対する攻撃の順位"),
+    ):
+        with translation.override(lang):
+            key = next(k for k in round_ranking_keys(played.round) if k.key == ATTACK_TOP)
+            assert str(key.label) == words
