@@ -148,6 +148,9 @@ JA = {
     "this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`": (
         "このラウンドには攻撃対象の一覧がありません。`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
     ),
+    "Their files come with `pwscup download ROUND`.": (
+        "攻撃対象のファイルは `pwscup download ROUND` でダウンロードします。"
+    ),
     "Make a new token on your profile page and run `pwscup login URL` again.": (
         "プロフィールページで新しいトークンを作成し、もう一度 `pwscup login URL` を実行してください。"
     ),

@@ -189,10 +189,8 @@ def cmd_targets(api: Api, args) -> int:
     except ApiError as error:
         if error.status != 404:
             raise
-        api.get(round_path(args.round, "status/"))  # no such round: its own 404
-        raise UsageError(
-            tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")
-        ) from None
+        status = api.get(round_path(args.round, "status/"))  # no such round: its own 404
+        return _targets_of_an_upload_field(status)
     rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
     if rows:
         print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
@@ -208,4 +206,24 @@ def cmd_targets(api: Api, args) -> int:
             if target["candidate_url"]:
                 path = api.download(target["candidate_url"], folder / f"{slug}_candidate.csv")
                 print(tr("saved {path}").format(path=path), file=sys.stderr)
+    return 0
+
+
+def _targets_of_an_upload_field(status: dict) -> int:
+    """A round of another kind than the first game's has no targets endpoint; when one of
+    its uploads names a target (a ``target`` field with choices), those are its targets:
+    listed, their files being among ``pwscup download`` 's. Else it has none to list."""
+    choices = [
+        choice
+        for kind in status.get("submission_types", [])
+        for field in kind.get("fields", [])
+        if field.get("name") == "target"
+        for choice in field.get("choices") or []
+    ]
+    if not choices:
+        raise UsageError(
+            tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")
+        )
+    print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
+    print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
     return 0

@@ -353,3 +353,17 @@ def test_status_says_when_a_window_closed_early_and_its_plan(monkeypatch, capsys
     out = capsys.readouterr().out
     assert "2026-11-30 08:50 +09:00 (予定: 2026-12-07 18:00 +09:00)" in out
     assert out.count("予定") == 1
+
+
+def test_targets_of_a_round_whose_attack_names_one_are_listed(monkeypatch, capsys):
+    """A scoring-program round (PWSCup 2021's walk) has targets but no first-game targets
+    endpoint: `pwscup targets` said it "lists no targets"; it lists the attack's targets."""
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    args = cli.build_parser().parse_args(["targets", "c/s1"])
+    assert args.run(_AttackRound([ATTACK]), args) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0].strip() == "target" and out.split()[-1] == "teamb"
+    assert "`pwscup download ROUND`" in err
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    assert args.run(_AttackRound([ATTACK]), args) == 0
+    assert "ダウンロードします" in capsys.readouterr().err
