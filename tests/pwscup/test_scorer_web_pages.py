@@ -359,3 +359,20 @@ def test_a_round_ranked_by_the_program_says_so_on_its_tabs_and_in_the_api(client
     assert 'data-testid="ranked-by"' not in page(client, tab_url(plain, "results"))
     plain_rules = page(client, tab_url(plain, "rules"))
     assert 'data-testid="release-rank"' in plain_rules and "Attack ranking: by power" in plain_rules
+
+
+@pytest.mark.parametrize("lang,label", [("en", "Utility"), ("ja", "有用性")])
+def test_scorer_a_failed_gate_is_named_by_its_score_s_label(client, lang, label):
+    # PWSCup 2021 gates four scores by key (rate, OR, cor, iloss): a team reads the
+    # organizer's label for it in its language, with the bound, not the program's key.
+    gated = {**CONFIG, "gates": [{"key": "utility", "min": 99}]}
+    world = scorer_world(slug=f"shg{lang}", letters="ab", config=gated)
+    release(world, "a", release_bytes(noise=40, seed=1))
+    attack_phase(world)
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    client.force_login(world.users["a"])
+    headers = {"HTTP_ACCEPT_LANGUAGE": lang}
+    submit = " ".join(cells(page(client, tab_url(world, "submit"), **headers), "failed-gate"))
+    results = cells(page(client, tab_url(world, "results"), **headers), "failed-gate")
+    assert f"{label} ≥ 99" in submit and "utility" not in submit
+    assert results == [f"{label} ≥ 99"]

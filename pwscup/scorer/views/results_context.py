@@ -18,12 +18,6 @@ def _text(value) -> str:
     return "—" if value is None else selectors.format_score(value)
 
 
-def _gate_text(gate: dict) -> str:
-    bound = "≥" if "min" in gate else "≤"
-    limit = gate.get("min", gate.get("max"))
-    return f"{gate['key']} {bound} {selectors.format_bound(limit)}"
-
-
 def results_tables(*, state: RoundState, team: Team | None) -> dict:
     """``release_ranking``, ``attack_ranking`` and ``matrix`` of the page."""
     board = selectors.standings(scorer=state.scorer)
@@ -35,7 +29,9 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
             "own": row.team.pk == own_id,
             "primary": _text(row.primary),
             "protection": _text(row.protection),
-            "failed_gates": [_gate_text(gate) for gate in row.failed_gates],
+            "failed_gates": [
+                selectors.gate_text(gate, config=state.config) for gate in row.failed_gates
+            ],
             "program": row.release.program.label if row.release.program_id else "—",
         }
         for row in board.releases

@@ -149,7 +149,10 @@ def release_rows(*, state: RoundState, team: Team) -> list[Release]:
         release.shown = _release_scores(release, state)
         release.is_final = final is not None and release.pk == final.pk
         release.failed_gates = (
-            selectors.gate_failures(release.scores or {}, config=state.config)
+            [
+                selectors.gate_text(gate, config=state.config)
+                for gate in selectors.gate_failures(release.scores or {}, config=state.config)
+            ]
             if release.status == Status.FINISHED
             else []
         )
