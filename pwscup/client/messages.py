@@ -55,6 +55,13 @@ JA = {
         "--field {name}=VALUE を指定してください (選択肢: {choices})"
     ),
     "give --field {name}=VALUE": "--field {name}=VALUE を指定してください",
+    "{label} takes no note; leave out --note": (
+        "{label} にはメモを付けられません。--note を外してください"
+    ),
+    "{label} takes no --field": "{label} には --field で指定する項目がありません",
+    "{label} takes no field {name!r}; its fields: {fields}": (
+        "{label} には項目 {name!r} がありません。項目: {fields}"
+    ),
     "{label}: not open now": "{label}: 現在は受け付けていません",
     "{label}: not open now; to upload {keys}, give --type": (
         "{label}: 現在は受け付けていません。{keys} を提出するには --type を指定してください"

@@ -92,9 +92,30 @@ def upload_file(path) -> None:
         raise UsageError(tr("cannot read the file {path}").format(path=path)) from None
 
 
+def _undeclared(kind: dict, given: dict, note: str) -> None:
+    """Refuse a ``--note`` or ``--field`` the submission type does not take: the server
+    ignores a field it does not read, so it would be lost without a word (a DP estimate's
+    note, a mistyped ``--field stpe=2`` sent as step 1)."""
+    declared = [field["name"] for field in kind["fields"]]
+    if note and "note" not in declared:
+        raise UsageError(tr("{label} takes no note; leave out --note").format(label=kind["label"]))
+    for name in given:
+        if name in declared:
+            continue
+        if not declared:
+            raise UsageError(tr("{label} takes no --field").format(label=kind["label"]))
+        raise UsageError(
+            tr("{label} takes no field {name!r}; its fields: {fields}").format(
+                label=kind["label"], name=name, fields=", ".join(declared)
+            )
+        )
+
+
 def upload_fields(kind: dict, given: dict, note: str) -> dict:
     """The fields the submission type takes: given ones, the note, a required field with a
-    single choice filled in; a required one missing is a usage error naming its choices."""
+    single choice filled in; a required one missing is a usage error naming its choices, a
+    note or a field it does not take is one too (:func:`_undeclared`)."""
+    _undeclared(kind, given, note)
     values = {}
     for field in kind["fields"]:
         name = field["name"]

@@ -282,3 +282,27 @@ def test_status_gives_each_failed_upload_s_reason_in_full_beside_its_note():
     assert f"#7 failed: {reason}" in printed.splitlines()
     row = next(line for line in printed.splitlines() if line.startswith("#7 "))
     assert row.rstrip().endswith("k=5")
+
+
+def test_a_note_or_a_field_the_upload_does_not_take_is_refused_not_dropped(monkeypatch):
+    """A DP estimate takes no note, a sequential release no ``stpe``: the server ignores a
+    field it does not read, so the client refuses it (exit 2) rather than lose it quietly."""
+    estimate = {"label": "Estimate at level eps-1", "open": True, "fields": []}
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    with pytest.raises(session.UsageError, match="Estimate at level eps-1 takes no note"):
+        uploads.upload_fields(estimate, {}, "my note")
+    release = {
+        "label": "A release",
+        "open": True,
+        "fields": [{"name": "step", "required": True, "choices": ["1"]}],
+    }
+    with pytest.raises(session.UsageError, match=r"A release takes no field 'stpe'; .*: step"):
+        uploads.upload_fields(release, {"stpe": "2"}, "")
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    with pytest.raises(session.UsageError, match="メモ"):
+        uploads.upload_fields(estimate, {}, "my note")
+    with pytest.raises(session.UsageError, match="項目 'stpe'"):
+        uploads.upload_fields(release, {"stpe": "2"}, "")
+    # What the type takes is still sent as before.
+    assert uploads.upload_fields(release, {}, "") == {"step": "1"}
+    assert uploads.upload_fields(estimate, {}, "") == {}
