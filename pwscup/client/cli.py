@@ -12,7 +12,7 @@ Messages in the user's language (``messages.py``: ``$PWSCUP_LANG``, else the loc
 Exit status: 0 done (a job FINISHED); 2 the job FAILED (its message on stderr) or a usage
 error; 1 the server refused the request (its message on stderr) or could not be reached;
 3 ``--wait`` gave up after ``--timeout`` seconds (the job goes on: ``pwscup status``); 130
-stopped by Ctrl-C (one line, no traceback).
+stopped by Ctrl-C (one line, no traceback); 141 the output's reader stopped reading (no line).
 
 This module reads the command line and runs a command; the commands are in ``uploads.py``
 (``submit``, ``attack``, ``select``) and ``reading.py`` (``status``, ``download``, ``leaderboard``,
@@ -22,6 +22,7 @@ This module reads the command line and runs a command; the commands are in ``upl
 import argparse
 import errno
 import getpass
+import os
 import sys
 import urllib.parse
 from pathlib import Path
@@ -201,6 +202,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# The shell's status of a command stopped by a closed pipe (128 + SIGPIPE): the output was cut
+# short by its reader, which is neither the server's refusal (1) nor a usage error (2).
+CLOSED_PIPE = 141
+
+
+def _output_gone() -> None:
+    """Nothing more to say once the output's reader has gone (the server's connection errors
+    are the transport's, never this): standard output goes to the null device, so that the
+    interpreter's last flush at exit does not fail again with a traceback."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test's stream): nothing to flush
+        pass
+
+
 def os_error_text(error: OSError) -> str:
     """A file or folder the command could not write or read: its name and why, in the
     client's language for the usual reasons (the system's own words for another)."""
@@ -257,6 +273,9 @@ def main(argv=None) -> int:
                 file=sys.stderr,
             )
         return 1
+    except BrokenPipeError:  # the reader of the output stopped (`pwscup status | head -1`)
+        _output_gone()
+        return CLOSED_PIPE
     except OSError as error:
         print(tr("error: {error}").format(error=os_error_text(error)), file=sys.stderr)
         return 1

@@ -4,6 +4,7 @@ score table's words, choosing the final upload. Each says what happened in the c
 language, with its documented exit status, never a traceback."""
 
 import http.server
+import io
 
 import pytest
 from django.urls import reverse
@@ -367,3 +368,32 @@ def test_targets_of_a_round_whose_attack_names_one_are_listed(monkeypatch, capsy
     monkeypatch.setenv("PWSCUP_LANG", "ja")
     assert args.run(_AttackRound([ATTACK]), args) == 0
     assert "ダウンロードします" in capsys.readouterr().err
+
+
+class _ClosedPipe:
+    """Standard output whose reader has gone (``pwscup status | head -1`` once ``head`` has
+    its line): every write fails as the system says it, and it has no file descriptor."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        raise io.UnsupportedOperation("fileno")
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_output_cut_short_by_its_reader_ends_quietly(logged_in_to, monkeypatch, capsys, language):
+    """A script that reads only the first lines is no error of the server's nor the user's:
+    no "error: Broken pipe" (English, under ja), no exit 1 claiming the server refused;
+    the shell's status of a command stopped by a closed pipe (128 + SIGPIPE)."""
+    monkeypatch.setenv("PWSCUP_LANG", language)
+    logged_in_to("http://127.0.0.1:9/")
+    monkeypatch.setattr(
+        "pwscup.client.reading._my_rounds", lambda api: print("demo/round-1\n" * 10_000) or 0
+    )
+    monkeypatch.setattr("sys.stdout", _ClosedPipe())
+    assert cli.main(["status"]) == 141
+    assert capsys.readouterr().err == ""
