@@ -266,3 +266,22 @@ def test_the_status_says_when_a_frozen_phase_really_closed(world):
     assert parse_datetime(line["planned_closes_at"]) == planned
     attack = status_of(world, world.users["a"])["schedule"][1]
     assert attack["planned_closes_at"] is None
+
+
+def test_the_sequential_standings_before_any_freeze_say_no_release_is_frozen(seq):
+    """Not "Over the frozen releases 1 … 0 (of 2)": nothing is frozen yet, and the API's note
+    and the leaderboard page's heading say so, in the reader's language."""
+    user = seq.users["a"]
+    for language, said in (("en", "No release is frozen yet"), ("ja", "まだ凍結したリリース")):
+        board = Client().get(
+            address(seq, "round-standings"), HTTP_ACCEPT_LANGUAGE=language, **bearer(user)
+        )
+        assert said in board.json()["note"] and "1 … 0" not in board.json()["note"]
+    client = Client()
+    client.force_login(user)
+    page = client.get(
+        reverse("sequential:leaderboard", args=[seq.competition.slug, seq.round.slug]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    heading = page.content.decode().split("<h2>", 1)[1].split("</h2>", 1)[0]
+    assert "1 … 0" not in heading and "no release is frozen yet" in heading, heading

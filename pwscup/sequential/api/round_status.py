@@ -75,10 +75,11 @@ def round_leaderboard(request, access) -> dict:
         rows.append(
             [row.rank, row.team.name, validity, *[score_text(row.results.get(m)) for m in metrics]]
         )
-    note = _("Over the frozen releases 1 … %(j)s (of %(n)s).") % {
-        "j": sequential.frozen_steps,
-        "n": sequential.n_releases,
-    }
+    frozen = {"j": sequential.frozen_steps, "n": sequential.n_releases}
+    if frozen["j"]:
+        note = _("Over the frozen releases 1 … %(j)s (of %(n)s).") % frozen
+    else:
+        note = _("No release is frozen yet (of %(n)s).") % frozen
     return {
         "note": note,
         "tables": [ranking_table(_("Leaderboard"), [_("Validity"), *metrics], rows)],
