@@ -12,6 +12,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from pwscup.client.formatting import moment
 from pwscup.client.messages import language, tr
 
 USER_AGENT = "pwscup-client/1"
@@ -215,7 +216,7 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         if _seconds(seconds) is not None:
             wait = tr(", in {duration}").format(duration=_duration(_seconds(seconds)))
         message = tr("{message} You may submit again at {at}{wait}.").format(
-            message=message, at=payload["resets_at"], wait=wait
+            message=message, at=moment(str(payload["resets_at"])), wait=wait
         )
     return ApiError(error.code, code, message, _field_messages(payload.get("fields")))
 
