@@ -184,11 +184,13 @@ def build_parser() -> argparse.ArgumentParser:
     _reading_commands(commands)
 
     attack = commands.add_parser(
-        "attack", help=tr("upload a correspondence table against a target")
+        "attack", help=tr("upload an attack on a target team (the round's attack file)")
     )
     _round_argument(attack)
-    attack.add_argument("target", help=tr("the target team's slug (see `pwscup targets`)"))
-    attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))
+    attack.add_argument("target", help=tr("the target team's slug (see `pwscup status ROUND`)"))
+    attack.add_argument(
+        "file", type=Path, help=tr("the attack file (CSV), as the round asks for it")
+    )
     _wait_arguments(attack)
     attack.set_defaults(field=[], run=cmd_attack)
 

@@ -217,9 +217,13 @@ JA = {
     "the round's leaderboard": "ラウンドのリーダーボード",
     "list (and download) the published targets": "公開された攻撃対象の一覧 (とダウンロード)",
     "save the files into DIR": "ファイルを DIR に保存する",
-    "upload a correspondence table against a target": "攻撃対象への対応表をアップロードする",
-    "the target team's slug (see `pwscup targets`)": "攻撃対象のチームのスラッグ (`pwscup targets` を参照)",
-    "the correspondence table (CSV)": "対応表 (CSV)",
+    "upload an attack on a target team (the round's attack file)": (
+        "攻撃対象のチームへの攻撃をアップロードする (ラウンドの攻撃ファイル)"
+    ),
+    "the target team's slug (see `pwscup status ROUND`)": (
+        "攻撃対象のチームのスラッグ (`pwscup status ROUND` を参照)"
+    ),
+    "the attack file (CSV), as the round asks for it": "ラウンドが求める形の攻撃ファイル (CSV)",
     "error: {error}": "エラー: {error}",
     "the file": "ファイル",
     "the note (--note)": "メモ (--note)",

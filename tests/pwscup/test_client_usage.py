@@ -71,3 +71,20 @@ def test_timeout_takes_seconds_in_ascii_digits(capsys, monkeypatch, value):
     assert f"{value!r}: give a number of seconds in ASCII digits, e.g. 600\n" in said
     parsed = cli.build_parser().parse_args(["submit", "c/r", "f.csv", "--timeout", "６００"])
     assert parsed.timeout == 600.0
+
+
+@pytest.mark.parametrize(
+    ("language", "first_game_word"), [("en", "correspondence table"), ("ja", "対応表")]
+)
+def test_attack_s_help_speaks_of_any_kind_s_attack(capsys, monkeypatch, language, first_game_word):
+    """``attack`` sends any kind's attack (a synthetic round's ``id,score``, a scorer round's
+    guesses): its help does not call the file the 2015 game's correspondence table."""
+    monkeypatch.setenv("PWSCUP_LANG", language)
+    for argv in (["--help"], ["attack", "--help"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        out = capsys.readouterr().out
+        assert "attack" in out and first_game_word not in out, out
+    # The target's choices, in a round of any kind: the status's fields (`targets` lists
+    # only the 2015 game's).
+    assert "(see `pwscup status ROUND`)" in out or "(`pwscup status ROUND` を参照)" in out
