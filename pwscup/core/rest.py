@@ -115,6 +115,16 @@ def _throttled_message(exc: exceptions.Throttled) -> str:
     ) % {"wait": wait}
 
 
+def _media_message(context) -> str:
+    """A body of a type the view does not read (JSON to an upload address): which types it
+    reads, from its parsers, in the reader's language (DRF's text says only what is not)."""
+    accepted = " / ".join(parser.media_type for parser in context["view"].get_parsers())
+    return _('This address does not read a "%(given)s" body: send %(accepted)s.') % {
+        "given": context["request"].content_type,
+        "accepted": accepted,
+    }
+
+
 def exception_handler(exc, context):
     if isinstance(exc, Refused):
         headers, retry = exc.retry_details()
@@ -143,6 +153,8 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, exceptions.ValidationError):
         response.data = _validation_body(exc)
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        response.data = {"code": "unsupported_media_type", "message": _media_message(context)}
     elif isinstance(exc, exceptions.Throttled):  # Retry-After: DRF's, from ``exc.wait``
         response.data = {"code": "throttled", "message": _throttled_message(exc)}
     elif isinstance(exc, exceptions.APIException):

@@ -147,3 +147,25 @@ def test_the_former_addresses_answer_308_to_the_round_s_own(world, client):
     moved = client.get(f"/api/v1/attacks/{attack_id}/file", **_auth(world.users["b"]))
     assert moved["Location"] == reverse("api:attack-file", args=[*round_args, attack_id])
     assert client.get(f"/api/v1/attacks/{attack_id}/", **auth).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [("en", "send multipart/form-data"), ("ja", "multipart/form-data で送ってください")],
+)
+def test_an_upload_sent_as_json_is_told_the_body_the_address_takes(world, client, language, says):
+    """A script that POSTs JSON to an upload address gets 415 ``unsupported_media_type`` (as
+    docs/api.md lists it) saying which body to send, in its language, not only that JSON is
+    not supported."""
+    url = reverse("api:submissions", args=[world.competition.slug, world.round.slug])
+    answer = client.post(
+        url,
+        data=b'{"note": "k=5"}',
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=language,
+        **_auth(world.users["a"]),
+    )
+    assert answer.status_code == 415
+    body = answer.json()
+    assert body["code"] == "unsupported_media_type" and says in body["message"], body
+    assert not AnonymizationSubmission.objects.exists()
