@@ -9,6 +9,11 @@ of text, and imports only the library's note on row numbers (``ROWS_NOTE``).
 from scoring.catalogues.core import ROWS_NOTE
 
 ROWS_EN, ROWS_JA = ROWS_NOTE["en"], ROWS_NOTE["ja"]  # how rows are numbered
+# What a team does about an estimate's missing cells.
+ONE_ROW_PER_CELL = {
+    "en": "An estimate has one row per cell of each target (the sample estimate lists them all).",
+    "ja": "推定には各対象のセルごとに 1 行が必要です（サンプル推定にはすべてのセルがあります）。",
+}
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 DP_MESSAGES: dict[str, dict[str, str]] = {
@@ -307,12 +312,14 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} に未知の対象があります: {rows}。対象: {targets}。" + ROWS_JA,
     },
     "dp.estimate.missing_cells": {
-        "en": "Target '{target}' misses cells {cells}",
-        "ja": "対象 '{target}' にセル {cells} がありません",
+        "en": "Target '{target}' misses cells {cells}. " + ONE_ROW_PER_CELL["en"],
+        "ja": "対象 '{target}' にセル {cells} がありません。" + ONE_ROW_PER_CELL["ja"],
     },
     "dp.estimate.missing_many_cells": {
-        "en": "Target '{target}' misses cells {cells} … ({total} in total)",
-        "ja": "対象 '{target}' にセル {cells} … など全 {total} 個がありません",
+        "en": "Target '{target}' misses cells {cells} … ({total} in total). "
+        + ONE_ROW_PER_CELL["en"],
+        "ja": "対象 '{target}' にセル {cells} … など全 {total} 個がありません。"
+        + ONE_ROW_PER_CELL["ja"],
     },
     "dp.estimate.duplicate_cell": {
         "en": "Cell {cell} of '{target}' appears on rows {first} and {second}. " + ROWS_EN,

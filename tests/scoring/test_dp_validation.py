@@ -466,13 +466,19 @@ def test_a_latin1_estimate_is_refused_as_not_utf8_naming_the_file():
         read_estimate(japanese, toy_config())
 
 
+# What a team does about missing cells (the message said only which were missing).
+ONE_ROW_PER_CELL = (
+    "An estimate has one row per cell of each target (the sample estimate lists them all)."
+)
+
+
 def test_estimate_missing_and_duplicate_cells():
     lines = good_estimate().splitlines()
     missing = "\n".join(
         line for line in lines if not line.startswith(("gender_age,M,25-34", "gender_age,F,<=17"))
     )
     assert message(read_estimate, missing.encode(), toy_config()) == (
-        "Target 'gender_age' misses cells (F,<=17), (M,25-34)"
+        "Target 'gender_age' misses cells (F,<=17), (M,25-34). " + ONE_ROW_PER_CELL
     )
     duplicate = "\n".join([*lines, "gender_age,F,18-24,5"])
     assert message(read_estimate, duplicate.encode(), toy_config()) == (
@@ -490,10 +496,11 @@ def test_an_estimate_missing_many_cells_says_how_many_in_the_reader_s_language()
         read_estimate(header.encode(), config)
     assert str(error.value) == (
         "Target 'gender_age' misses cells (F,0-4), (F,5-9), (F,10-14), (F,15-19), (F,20-24), "
-        "(F,25-29), (M,0-4), (M,5-9), (M,10-14), (M,15-19) … (12 in total)"
+        "(F,25-29), (M,0-4), (M,5-9), (M,10-14), (M,15-19) … (12 in total). " + ONE_ROW_PER_CELL
     )
     japanese = error.value.render("ja")
-    assert japanese.endswith("(M,15-19) … など全 12 個がありません")
+    assert "(M,15-19) … など全 12 個がありません。" in japanese
+    assert japanese.endswith("サンプル推定にはすべてのセルがあります）。")
     assert "in total" not in japanese
 
 
