@@ -26,6 +26,7 @@ class DPKind(RoundKind):
         "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
         "after the close, next to the paper's baselines."
     )
+    local_check = "python -m scoring dp check"
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
     # The console's page *Dates and limits* of the release window (its own row's, not a phase).
     phases_edit = DP_PHASES_EDIT

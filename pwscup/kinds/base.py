@@ -44,6 +44,11 @@ class RoundKind(FaceHooks, ResultsHooks):
         Lazy-translated name shown to organizers and teams ("Differential privacy round").
     description : str
         Lazy-translated, one sentence, shown where an organizer picks a kind.
+    local_check : str
+        The toolkit's command a team runs on its own computer to check an upload as the
+        server does (``"python -m scoring seq check"``), named where the platform refuses
+        more failed uploads (``check_upload_bounds``); ``""``: none (the organizer's own
+        program).
     namespaced : bool
         ``True`` (the rule): ``url_patterns()`` are mounted in the namespace ``key``. Only the
         first kind sets it to ``False``: its URL names predate kinds ("leaderboard", ...).
@@ -80,6 +85,7 @@ class RoundKind(FaceHooks, ResultsHooks):
     key: str = ""
     label = ""
     description = ""
+    local_check: str = ""
     namespaced: bool = True
     archive_module = KindModule()
     bundle_module = KindModule()

@@ -49,6 +49,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
         "anonymized tables; ranked by the re-identification rate they suffer."
     )
     namespaced = False
+    local_check = "python -m scoring check"
     counted_row = "pwscup2015"  # its table counts: migrations/0007_page_generation_trigger.py
     phase_labels = dict(Phase.Kind.choices)
 

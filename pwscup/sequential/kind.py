@@ -18,6 +18,7 @@ class SequentialKind(RoundKind):
         "Teams publish generalized releases of a table that changes between releases; "
         "scored by m-invariance, information loss and each person's identification risk."
     )
+    local_check = "python -m scoring seq check"
     api_module = api  # the other modules are found by their names (pwscup.kinds.layout)
     counted_row = "sequential"  # migrations/0010_page_generation_trigger.py
 

@@ -22,6 +22,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         "model utility and marginal fidelity; then attack the others' releases by membership "
         "inference, scored by the true-positive rate at a low false-positive rate."
     )
+    local_check = "python -m scoring synth check"
     phase_labels = TWO_SIDED_PHASE_LABELS
     lifecycle = LIFECYCLE
     counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py

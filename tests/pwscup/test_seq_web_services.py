@@ -220,9 +220,11 @@ def test_rejected_releases_are_bounded_per_day(settings):
     bad = b"gid,pid,Age,Zip,Disease\nx,Bob,21,12000,dyspepsia\n"
     for _ in range(2):
         assert publish(world, "a", 1, bad).status == Release.Status.FAILED
-    # The core's cap, counted per round-local day over every kind's uploads.
-    with pytest.raises(Refused, match="Your team has had 2 failed uploads today"):
+    # The core's cap, counted per round-local day over every kind's uploads; it names the
+    # kind's own local check (the 2015 game's `python -m scoring check` reads no release).
+    with pytest.raises(Refused, match="Your team has had 2 failed uploads today") as refused:
         publish(world, "a", 1, bad)
+    assert "first (python -m scoring seq check)." in refused.value.message
     assert publish(world, "b", 1, bad).status == Release.Status.FAILED  # per team
     with pytest.raises(Refused, match="The file is empty"):
         publish(world, "b", 1, b"")

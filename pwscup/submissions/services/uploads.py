@@ -18,6 +18,7 @@ from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save, storage_write_slot
+from pwscup.kinds.registry import kind_of
 from pwscup.submissions import broker
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
@@ -96,6 +97,29 @@ def check_limits(
         )
 
 
+def _failed_cap_message(round: Round | None, limit: int, reset: str) -> str:
+    """The failed-upload cap's refusal, naming the round's kind's own local check (the 2015
+    game's ``python -m scoring check`` reads no sequential release nor DP estimate)."""
+    command = kind_of(round).local_check if round is not None else ""
+    values = {"limit": limit, "reset": reset, "command": command}
+    if not command:
+        return (
+            _(
+                "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
+                "are accepted again at %(reset)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
+            "are accepted again at %(reset)s. Check your file with the scoring command-line "
+            "tool first (%(command)s)."
+        )
+        % values
+    )
+
+
 def check_upload_bounds(
     *,
     round: Round | None = None,
@@ -117,15 +141,7 @@ def check_upload_bounds(
     held = team_uploads_held(team=team, since=day.start(now))
     if held.failed_since >= failed_limit:
         raise Refused(
-            _(
-                "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
-                "are accepted again at %(reset)s. Check your file with the scoring command-line "
-                "tool first (python -m scoring check)."
-            )
-            % {
-                "limit": failed_limit,
-                "reset": format_at(zone, resets_at),
-            },
+            _failed_cap_message(round, failed_limit, format_at(zone, resets_at)),
             status=429,
             resets_at=resets_at,
         )
