@@ -43,17 +43,19 @@ def _lines(lines: np.ndarray, values: np.ndarray) -> dict:
     return listing("lines_values", lines, [clip(v) for v in values[:MAX_LISTED].tolist()])
 
 
-def _text(data: bytes) -> str:
+def _text(data: bytes, *, name: str) -> str:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     data = unix_line_ends(data)
     if not data.strip():
         # Only ASCII whitespace: empty lines are "no guess" lines, not an empty file.
         return data.decode("ascii")
-    return decode_text(data, name=NAME)
+    return decode_text(data, name=name)
 
 
-def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -> np.ndarray:
+def read_correspondence(
+    source: Any, *, rows: int, reference_rows: int | None, name: str = NAME
+) -> np.ndarray:
     """Read a correspondence table answering a published target.
 
     Parameters
@@ -66,6 +68,9 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -
         Rows of the reference table; guesses must lie in ``1..reference_rows``. ``None``
         when not known (the command line without ``--reference-rows``): any positive row
         number of at most 18 digits is read (a guess beyond the table is never correct).
+    name : str
+        What the messages call the file: the name it was uploaded under (the server's); empty
+        or left out, "the correspondence table".
 
     Returns
     -------
@@ -86,7 +91,8 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -
     >>> read_correspondence("\\n\\n２\\n".encode(), rows=3, reference_rows=4).tolist()
     [0, 0, 2]
     """
-    text = _text(read_bytes(source, name=NAME))
+    name = name or NAME
+    text = _text(read_bytes(source, name=name), name=name)
     if text == "":
         if rows == 0:
             return np.zeros(0, dtype=np.int64)

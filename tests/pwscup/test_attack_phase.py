@@ -351,3 +351,18 @@ def test_per_team_mode_end_to_end(make_world):
     assert "between 1 and 100" in failed.message and "line 2 ('101')" in failed.message, (
         failed.message
     )
+
+
+def test_an_attack_in_another_encoding_is_named_by_its_uploaded_file(world):
+    """As every other upload's encoding refusal (docs/participants.md, *Text encodings*): the
+    file by the name the team uploaded it under, not "The correspondence table" (whose
+    Japanese, "対応表 は", read as a file name with a stray space)."""
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    target = freeze(world)["a"]
+    utf16 = answer_bytes(truth_of(target)).decode().encode("utf-16")
+    failed = score_attack(attack(world, "b", target, utf16))
+    assert failed.status == Status.FAILED
+    assert failed.message.startswith("attack_teamA.csv is not UTF-8 (it looks like UTF-16)"), (
+        failed.message
+    )

@@ -53,7 +53,10 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
     def compute() -> dict:
         with opened(submission.file) as handle:
             answer = scoring.read_correspondence(
-                handle, rows=target.rows, reference_rows=target.reference_rows
+                handle,
+                rows=target.rows,
+                reference_rows=target.reference_rows,
+                name=submission.original_filename,
             )
         score = scoring.score_correspondence(answer, target_truth(target=target))
         return {"rate": score.rate, "correct": score.correct, "rows": score.rows}
