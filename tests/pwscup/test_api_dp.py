@@ -265,3 +265,26 @@ def test_a_null_or_too_fine_epsilon_is_refused_with_what_to_write(world):
     assert "has 13 decimals; at most 12 are allowed" in fine.json()["message"]
     ledger = client.get(api(world, "dp-ledger", level="eps-1"), **headers).json()
     assert ledger["charges"] == []
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_level_the_round_does_not_have_is_404_naming_its_levels(world, language):
+    """The level is part of the address: a level the round does not have is ``not_found``
+    (as an unknown attribute is), on every level endpoint, and the answer names the round's
+    levels, not a bare "Not found." on the GETs and a 400 on the POSTs."""
+    client = Client()
+    headers = {**bearer(world.users["a"]), "HTTP_ACCEPT_LANGUAGE": language}
+    said = {
+        "en": "Level 'eps-9' does not exist; levels: eps-1",
+        "ja": "レベル 'eps-9' はありません",
+    }
+    answers = [
+        post(client, api(world, "dp-queries", level="eps-9"), {"type": "histogram"}, headers),
+        post(client, api(world, "dp-releases", level="eps-9"), {"groups": []}, headers),
+        post(client, api(world, "dp-estimates", level="eps-9"), {"from_answer": 1}, headers),
+        client.get(api(world, "dp-ledger", level="eps-9"), **headers),
+    ]
+    for answer in answers:
+        assert answer.status_code == 404, answer.content
+        body = answer.json()
+        assert body["code"] == "not_found" and said[language] in body["message"], body

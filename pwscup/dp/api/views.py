@@ -120,6 +120,10 @@ class LedgerView(APIView):
     )
     def get(self, request, competition_slug, round_slug, level):
         access, dp_round = dp_access(request, competition_slug, round_slug)
+        try:
+            services.level_known(dp_round, level)
+        except services.DPRequestError as error:
+            return _refused(error)
         view = team_level(dp_round=dp_round, team=access.team, level=level)
         if view is None:
             raise Http404

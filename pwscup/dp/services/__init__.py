@@ -8,7 +8,7 @@ is ``scoring.dp``, reached through ``pwscup.dp.engine``. One module per thing wr
 
 from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.services.charges import dp_query_answer, dp_release_request
-from pwscup.dp.services.common import DPRequestError, dp_error_text
+from pwscup.dp.services.common import DPRequestError, dp_error_text, level_known
 from pwscup.dp.services.estimates import (
     dp_declared_upload,
     dp_estimate_check,
@@ -34,6 +34,7 @@ __all__ = [
     "LedgerRefusal",
     "dp_declared_upload",
     "dp_error_text",
+    "level_known",
     "dp_estimate_check",
     "dp_estimate_from_answer",
     "dp_estimate_from_release",

@@ -63,13 +63,19 @@ def dp_error_text(error) -> str:
 # --- checks shared by queries, releases and estimates --------------------------------------
 
 
-def level_open(dp_round: DPRound, level: str, now=None) -> None:
+def level_known(dp_round: DPRound, level: str) -> None:
+    """A level the round has; else 404 (the level is part of the address) naming its levels."""
     levels = dp_round.level_ids
     if level not in levels:
         raise DPRequestError(
             _("Level '%(level)s' does not exist; levels: %(levels)s")
-            % {"level": level, "levels": ", ".join(levels)}
+            % {"level": level, "levels": ", ".join(levels)},
+            status=404,
         )
+
+
+def level_open(dp_round: DPRound, level: str, now=None) -> None:
+    level_known(dp_round, level)
     # The window's refusals are the core's (403), like every kind's deadline.
     window_check(
         label=str(RELEASE_PHASE_LABEL),
