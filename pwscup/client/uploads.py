@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from pwscup.client.formatting import score_table, state_text, upload_label
+from pwscup.client.formatting import REFERENCE, score_table, state_text, upload_label
 from pwscup.client.messages import tr
 from pwscup.client.session import FAILED, FINISHED, UsageError, WaitTimeout, round_path
 from pwscup.client.transport import Api
@@ -148,7 +148,9 @@ def print_scores(upload: dict, status: dict) -> None:
         print(tr("{upload}: no score to show yet.").format(upload=upload_label(upload)))
         return
     metrics = status["metrics"]
-    keys = [m["key"] for m in metrics] or list(texts)
+    named = [m["key"] for m in metrics]
+    # None dropped for want of a name (the reference attack has its own line: score_table).
+    keys = named + [key for key in texts if key not in named and key != REFERENCE]
     print(
         score_table(
             upload.get("scores") or {},

@@ -241,6 +241,10 @@ def test_the_sequential_attack_phase_over_the_api(db):
     run_seq_jobs()
     scored = client.get(accepted.json()["url"], **headers).json()
     assert scored["status"] == "finished" and 0 <= scored["scores"]["accuracy"] <= 1
+    # The round's metrics name the attack's score too: `pwscup submit --wait` and `pwscup
+    # status` print the round's metrics (they printed an empty table for the guesses).
+    metrics = {m["key"]: m for m in status_of(world, world.users["b"])["metrics"]}
+    assert metrics["accuracy"]["name"] == "accuracy" and metrics["accuracy"]["headline"]
     # Team A sees neither B's attack nor may it attack itself.
     assert client.get(accepted.json()["url"], **bearer(world.users["a"])).status_code == 404
     own = client.post(

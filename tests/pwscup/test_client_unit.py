@@ -306,3 +306,15 @@ def test_a_note_or_a_field_the_upload_does_not_take_is_refused_not_dropped(monke
     # What the type takes is still sent as before.
     assert uploads.upload_fields(release, {}, "") == {"step": "1"}
     assert uploads.upload_fields(estimate, {}, "") == {}
+
+
+def test_scores_the_round_s_metrics_do_not_name_are_printed_not_dropped(capsys, monkeypatch):
+    """An upload's score the round status's metrics leave out (a sequential attack's accuracy
+    beside the release metrics) is still printed, after the named ones: not a table of
+    headings only."""
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    status = {"metrics": [{"key": "MINV", "name": "MINV", "note": "", "headline": True}]}
+    upload = {"number": 1, "scores": {"accuracy": 0.19}, "scores_text": {"accuracy": "0.1900"}}
+    uploads.print_scores(upload, status)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["accuracy", "accuracy", "0.1900"], lines

@@ -21,8 +21,13 @@ __all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_st
 HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
 
 
-def _metrics(_sequential) -> list[dict]:
-    return [metric(m, m, headline=m in HEADLINE) for m in selectors.BOARD_METRICS]
+def _metrics(sequential) -> list[dict]:
+    """The release columns of the leaderboard and, in a round with an attack phase, the
+    guesses' accuracy (an attack's one score)."""
+    found = [metric(m, m, headline=m in HEADLINE) for m in selectors.BOARD_METRICS]
+    if sequential.config.get("attack_phase"):
+        found.append(metric("accuracy", _("accuracy"), headline=True))
+    return found
 
 
 def _downloads(access, sequential) -> list[dict]:
