@@ -289,3 +289,17 @@ def test_the_sequential_standings_before_any_freeze_say_no_release_is_frozen(seq
     )
     heading = page.content.decode().split("<h2>", 1)[1].split("</h2>", 1)[0]
     assert "1 … 0" not in heading and "no release is frozen yet" in heading, heading
+
+
+def test_the_sequential_standings_in_the_attack_phase_carry_the_ranking_number(db):
+    """In the attack phase the leaderboard page ranks by safety and shows it beside the
+    validity; the API's table (and `pwscup leaderboard`) carried every column but that one."""
+    from pwscup.sequential import selectors
+
+    world = attack_phase_world(slug="seqapisafe")
+    board = Client().get(address(world, "round-standings"), **bearer(world.users["a"]))
+    [table] = board.json()["tables"]
+    assert table["columns"][:4] == ["Rank", "Team", "Validity", "Safety"], table["columns"]
+    rows = selectors.leaderboard_rows(sequential=world.sequential)
+    shown = {row[1]: row[3] for row in table["rows"]}
+    assert shown == {row.team.name: f"{row.safety:.4f}" for row in rows}, shown

@@ -69,6 +69,8 @@ def round_leaderboard(request, access) -> dict:
     if not selectors.leaderboard_shown(sequential=sequential, access=access):
         raise Http404(_("No leaderboard."))
     metrics = list(selectors.BOARD_METRICS)
+    # The attack phase ranks by safety: the page shows it beside the validity, so does this.
+    safety = bool(sequential.config.get("attack_phase"))
     rows = []
     for row in selectors.leaderboard_rows(sequential=sequential):
         if not row.complete:
@@ -77,9 +79,9 @@ def round_leaderboard(request, access) -> dict:
             validity = _("fails %(gates)s") % {"gates": ", ".join(row.gate_failure_labels)}
         else:
             validity = _("valid")
-        rows.append(
-            [row.rank, row.team.name, validity, *[score_text(row.results.get(m)) for m in metrics]]
-        )
+        ranking = [score_text(row.safety)] if safety else []
+        scores = [score_text(row.results.get(m)) for m in metrics]
+        rows.append([row.rank, row.team.name, validity, *ranking, *scores])
     frozen = {"j": sequential.frozen_steps, "n": sequential.n_releases}
     if frozen["j"]:
         note = _("Over the frozen releases 1 … %(j)s (of %(n)s).") % frozen
@@ -87,5 +89,11 @@ def round_leaderboard(request, access) -> dict:
         note = _("No release is frozen yet (of %(n)s).") % frozen
     return {
         "note": note,
-        "tables": [ranking_table(_("Leaderboard"), [_("Validity"), *metrics], rows)],
+        "tables": [
+            ranking_table(
+                _("Leaderboard"),
+                [_("Validity"), *([_("Safety")] if safety else []), *metrics],
+                rows,
+            )
+        ],
     }
