@@ -56,6 +56,16 @@ def read_csv(path, columns, what):
             data = file.read()
     except OSError:
         raise Refused(f"{what} is missing", f"{what} がありません") from None
+    # UTF-16 (Excel's "Unicode text") decodes as CP932 too: NUL bytes, its byte-order mark
+    # as private-use characters. Said for what it is, before any reading.
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        raise Refused(
+            f"{what} looks like UTF-16 text, not UTF-8: save it as UTF-8 (in Excel: Save As, "
+            '"CSV UTF-8 (Comma delimited)") and upload it again',
+            f"{what} は UTF-16 のテキストのようです。UTF-8 ではありません。UTF-8 で保存し直して"
+            "（Excel では「名前を付けて保存」で「CSV UTF-8（コンマ区切り）」）、"
+            "もう一度アップロードしてください",
+        )
     try:
         text = data.decode("utf-8-sig")  # UTF-8, with or without a byte-order mark
     except UnicodeDecodeError:

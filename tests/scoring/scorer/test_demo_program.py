@@ -288,3 +288,16 @@ def test_an_all_targets_attack_missing_a_target_is_refused(game):
     result = game["run"]("attack", "attack.zip", buffer.getvalue(), targets=targets)
     assert result.status == "refused" and "two.csv is missing" in result.tail
     assert "two.csv がありません" in result.tail
+
+
+def test_a_release_saved_as_utf16_is_told_to_be_saved_as_utf8(game):
+    """Excel's "Unicode text" is UTF-16: its bytes happen to decode as CP932 (the byte-order
+    mark as private-use characters, every other byte NUL), and the refusal read "the header
+    is '\\uf8f3\\uf8f2i\\x00d\\x00…'". The program says what the file is and what to do."""
+    plain = demo_release_csv(game["original"], noise=0, seed=0).decode()
+    for data in (plain.encode("utf-16"), plain.encode("utf-16-le")):
+        refused = game["run"]("release", "release.csv", data)
+        assert refused.status == "refused", refused.tail
+        assert "refused: release.csv looks like UTF-16 text, not UTF-8" in refused.tail
+        assert "save it as UTF-8" in refused.tail and "\\x00" not in refused.tail
+        assert "release.csv は UTF-16 のテキストのようです" in refused.tail
