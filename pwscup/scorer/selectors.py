@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
-from pwscup.core.languages import in_reader_language
 from pwscup.kinds.rows import kind_row_with_round
 from pwscup.scorer.models import (
     Attack,
@@ -26,10 +25,10 @@ from pwscup.scorer.models import (
     TeamSlot,
     pack_file_name,
 )
+from pwscup.scorer.score_text import format_score
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
-from scoring.display import format_figure
 from scoring.scorer.matrix import (
     band,
     band_label,
@@ -150,16 +149,6 @@ def gate_failures(scores: dict, *, config: ScorerRoundConfig) -> list[dict]:
     ]
 
 
-def gate_text(gate: dict, *, config: ScorerRoundConfig) -> str:
-    """A failed gate as a reader reads it: its score's label in the reader's language, the
-    bound and its value as the organizer wrote it (``Information loss ≤ 6``); the score's key
-    when no release column has it."""
-    labels = {c.key: in_reader_language(c.label, c.label_ja) for c in config.release_columns}
-    bound = "≥" if "min" in gate else "≤"
-    limit = gate.get("min", gate.get("max"))
-    return f"{labels.get(gate['key']) or gate['key']} {bound} {format_bound(limit)}"
-
-
 def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     """The release the freeze publishes for the team: its chosen one if scored, else its
     newest scored release (one query: the team's scored releases, a handful)."""
@@ -211,25 +200,6 @@ def shown_value(value, *, visibility: str, bands) -> dict:
     if visibility == "band":
         return {"value": None, "text": band_label(band(value, bands), bands)}
     return {"value": None, "text": "…"}
-
-
-def format_score(value) -> str:
-    """A score as the pages and the API's ``scores_text`` show it: a number the program wrote
-    as an integer is a count and stays one (``12``: how many records it re-identified), any
-    other number has 4 decimals by the one rule of every kind's tables
-    (``scoring.display.format_figure``: ``1.0000`` beside ``0.5000``). The API's numbers, the
-    CSV exports and the archive keep the program's values exactly."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return format_figure(value, "count")
-    return format_figure(value)
-
-
-def format_bound(value) -> str:
-    """A gate's bound as the organizer wrote it (``utility ≥ 50``, ``≤ 0.25``): a setting,
-    not a score. The round's rules keep every bound as a float, so a whole number (the form's
-    50, the bundle's 50.0) reads without a fraction."""
-    number = float(value)
-    return str(int(number)) if number.is_integer() else repr(number)
 
 
 def attack_scores_for(attack: Attack, *, visibility: str, config: ScorerRoundConfig) -> dict:

@@ -91,7 +91,7 @@ def upload_release_through_the_form(chromium, live_server, world, tmp_path) -> N
     from django.core.files.base import ContentFile
 
     from pwscup.scorer.models import Release
-    from pwscup.scorer.selectors import format_score
+    from pwscup.scorer.score_text import format_score
     from pwscup.scorer.services import release_score
 
     base = f"/c/{SLUG}/{world.round.slug}/"

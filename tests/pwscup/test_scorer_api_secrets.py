@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
-from pwscup.scorer import selectors, services
+from pwscup.scorer import score_text, selectors, services
 from pwscup.scorer.models import Attack, DataPack, Release
 from tests.pwscup.scorer_world import (
     CONFIG,
@@ -127,7 +127,7 @@ def test_a_team_never_sees_an_exact_attack_score_before_the_publication(visibili
             SENTINEL, visibility=visibility, bands=selectors.round_config(world.round).bands
         )
         assert mine["scores_text"]["reidentified"] == shown["text"]
-        assert shown["text"] != selectors.format_score(SENTINEL)
+        assert shown["text"] != score_text.format_score(SENTINEL)
     # The organizers see the exact scores (and the standings) at once.
     organizer = answers(world, world.organizer)
     assert MARKS[0] in organizer["round-standings"]

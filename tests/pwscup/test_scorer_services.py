@@ -4,7 +4,7 @@ freeze, attacks per target, the matrix and the rankings."""
 
 import pytest
 
-from pwscup.scorer import selectors
+from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import Release
 from tests.pwscup.scorer_world import (
     CONFIG,
@@ -277,10 +277,10 @@ def test_an_upload_before_any_program_is_refused_then_rescored_once_one_is_ready
 def test_a_score_the_program_wrote_as_an_integer_is_shown_as_one():
     # A count the program wrote as a JSON integer keeps its form; any other number takes the
     # tables' 4 decimals (a float 1.0 is a rate: 1.0000 beside 0.5000).
-    assert [selectors.format_score(v) for v in (12, 1.0, 0.5, 2.25e-05)] == [
+    assert [score_text.format_score(v) for v in (12, 1.0, 0.5, 2.25e-05)] == [
         "12",
         "1.0000",
         "0.5000",
         "0.000023",
     ]
-    assert selectors.format_score(True) == "1.0000"
+    assert score_text.format_score(True) == "1.0000"

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
-from pwscup.scorer import selectors, services
+from pwscup.scorer import score_text, services
 from pwscup.scorer.models import DataPack, Release
 from tests.pwscup.scorer_world import (
     CONFIG,
@@ -136,7 +136,7 @@ def test_scorer_hidden_attack_scores_stay_hidden_until_published(client):
     release(world, "b", release_bytes(noise=20, seed=1))
     targets = attack_phase(world)
     hit = attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
-    exact = selectors.format_score(hit.scores["reidentified"]).encode()
+    exact = score_text.format_score(hit.scores["reidentified"]).encode()
     for role in ("a", "b", "visitor"):
         client.logout()
         if role != "visitor":

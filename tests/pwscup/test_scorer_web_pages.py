@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from pwscup.scorer import selectors, services
+from pwscup.scorer import score_text, services
 from pwscup.scorer.models import Attack, Release
 from pwscup.submissions.models import Status
 from scoring.scorer.matrix import band, band_label
@@ -90,7 +90,7 @@ def test_scorer_a_release_uploaded_over_http_is_kept_queued_scored_and_chosen(cl
     text = page(client, tab_url(world, "submit"))
     shown = cells(text, "score-utility")
     # Newest first, each with 4 decimals (the tables' rule; the program wrote 100.0).
-    assert shown == [selectors.format_score(stored[n].scores["utility"]) for n in (2, 1)]
+    assert shown == [score_text.format_score(stored[n].scores["utility"]) for n in (2, 1)]
     assert shown[1] == "100.0000" and shown[0] != shown[1]
     assert cells(text, "program") == [world.program.label] * 2
     # The final choice through the page's button.
@@ -134,7 +134,7 @@ def test_scorer_attacks_per_target_through_the_page_with_exact_scores(client):
     services.attack_score(attack_id=kept.pk)
     kept.refresh_from_db()
     assert cells(page(client, tab_url(world, "submit")), "attack-score") == [
-        selectors.format_score(kept.scores["reidentified"])
+        score_text.format_score(kept.scores["reidentified"])
     ]
     own = post_file(
         client,
@@ -159,7 +159,7 @@ def test_scorer_band_visibility_shows_a_band_not_the_value(client):
     targets = attack_phase(world)
     hit = attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
     value = hit.scores["reidentified"]
-    exact = selectors.format_score(value)
+    exact = score_text.format_score(value)
     label = band_label(band(value, config["bands"]), config["bands"])
     client.force_login(world.users["b"])
     for tab in ("submit", "results"):
@@ -204,7 +204,7 @@ def test_scorer_an_attack_on_every_target_shows_each_targets_score(client):
     client.force_login(world.users["c"])
     text = page(client, tab_url(world, "submit"))
     expected = [
-        selectors.format_score(kept.targets[slug]["reidentified"]) for slug in ("teama", "teamb")
+        score_text.format_score(kept.targets[slug]["reidentified"]) for slug in ("teama", "teamb")
     ]
     assert cells(text, "target-score") == expected
 

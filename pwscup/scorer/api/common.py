@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.core.languages import in_reader_language
-from pwscup.scorer import selectors
+from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.round_api import (
@@ -56,7 +56,7 @@ def release_json(release: Release, *, final_pk: int | None) -> dict:
         "message": job_message_text(release),
         "note": "",
         "program": program_label(release),
-        **scores_answer(scores, text=selectors.format_score),
+        **scores_answer(scores, text=score_text.format_score),
         "final": release.pk == final_pk,
         "selected": release.selected,
     }

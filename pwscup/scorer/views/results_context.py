@@ -1,6 +1,6 @@
 """The Results tab's reads: the two rankings and the attack matrix (``selectors.standings``:
 the one owner of the rules), shaped for the page with every score by the tables' rule
-(``selectors.format_score``, 4 decimals), each gate's bound as written and the disqualified
+(``score_text.format_score``, 4 decimals), each gate's bound as written and the disqualified
 teams marked (the core's ``DisqualificationRule``: they keep their numbers and lose their
 rank). Shown to the
 organizers always and to everyone once the results are published; never a team's exact
@@ -9,13 +9,13 @@ attack score before that (the view checks who reads)."""
 from __future__ import annotations
 
 from pwscup.accounts.models import Team
-from pwscup.scorer import selectors
+from pwscup.scorer import score_text, selectors
 from pwscup.scorer.ranking_text import ranked_by_text
 from pwscup.scorer.views.tab_context import RoundState
 
 
 def _text(value) -> str:
-    return "—" if value is None else selectors.format_score(value)
+    return "—" if value is None else score_text.format_score(value)
 
 
 def results_tables(*, state: RoundState, team: Team | None) -> dict:
@@ -30,7 +30,7 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
             "primary": _text(row.primary),
             "protection": _text(row.protection),
             "failed_gates": [
-                selectors.gate_text(gate, config=state.config) for gate in row.failed_gates
+                score_text.gate_text(gate, config=state.config) for gate in row.failed_gates
             ],
             "program": row.release.program.label if row.release.program_id else "—",
         }

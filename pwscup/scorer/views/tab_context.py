@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.kinds.tabs import FlowStep
-from pwscup.scorer import selectors
+from pwscup.scorer import score_text, selectors
 from pwscup.scorer.api.common import column_label
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
 from pwscup.submissions.messages import job_message_text
@@ -119,7 +119,7 @@ def _release_scores(release: Release, state: RoundState) -> list[dict]:
     return [
         {
             "key": column["key"],
-            "text": selectors.format_score(scores[column["key"]])
+            "text": score_text.format_score(scores[column["key"]])
             if scores.get(column["key"]) is not None
             else "—",
         }
@@ -150,7 +150,7 @@ def release_rows(*, state: RoundState, team: Team) -> list[Release]:
         release.is_final = final is not None and release.pk == final.pk
         release.failed_gates = (
             [
-                selectors.gate_text(gate, config=state.config)
+                score_text.gate_text(gate, config=state.config)
                 for gate in selectors.gate_failures(release.scores or {}, config=state.config)
             ]
             if release.status == Status.FINISHED

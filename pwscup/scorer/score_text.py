@@ -1,0 +1,37 @@
+"""A scorer round's scores and gates as a reader reads them (no database): the one rule of
+every kind's tables for a score (``scoring.display.format_figure``), a gate's bound as the
+organizer wrote it, and a failed gate named by its score's label in the reader's language.
+The API's numbers, the CSV exports and the archive keep the program's values exactly."""
+
+from pwscup.core.languages import in_reader_language
+from scoring.display import format_figure
+from scoring.scorer.round_config import ScorerRoundConfig
+
+
+def format_score(value) -> str:
+    """A score as the pages and the API's ``scores_text`` show it: a number the program wrote
+    as an integer is a count and stays one (``12``: how many records it re-identified), any
+    other number has 4 decimals by the one rule of every kind's tables
+    (``scoring.display.format_figure``: ``1.0000`` beside ``0.5000``). The API's numbers, the
+    CSV exports and the archive keep the program's values exactly."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_figure(value, "count")
+    return format_figure(value)
+
+
+def format_bound(value) -> str:
+    """A gate's bound as the organizer wrote it (``utility ≥ 50``, ``≤ 0.25``): a setting,
+    not a score. The round's rules keep every bound as a float, so a whole number (the form's
+    50, the bundle's 50.0) reads without a fraction."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else repr(number)
+
+
+def gate_text(gate: dict, *, config: ScorerRoundConfig) -> str:
+    """A failed gate as a reader reads it: its score's label in the reader's language, the
+    bound and its value as the organizer wrote it (``Information loss ≤ 6``); the score's key
+    when no release column has it."""
+    labels = {c.key: in_reader_language(c.label, c.label_ja) for c in config.release_columns}
+    bound = "≥" if "min" in gate else "≤"
+    limit = gate.get("min", gate.get("max"))
+    return f"{labels.get(gate['key']) or gate['key']} {bound} {format_bound(limit)}"
