@@ -38,6 +38,9 @@ JA = {
     "The site is busy: trying again in {seconds} s.": (
         "サイトが混み合っています。{seconds} 秒後にもう一度送ります。"
     ),
+    "The site asks to wait: asking again in {seconds} s.": (
+        "サイトから待つよう求められました。{seconds} 秒後にもう一度問い合わせます。"
+    ),
     "still {status} after {seconds} s; see `pwscup status`": (
         "{seconds} 秒待ちましたがまだ {status} です。`pwscup status` で確認してください"
     ),

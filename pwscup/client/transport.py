@@ -25,12 +25,22 @@ BUSY_LONGEST_WAIT = 30  # seconds: a longer Retry-After (a restart, a maintenanc
 
 class ApiError(Exception):
     """The server refused (``code`` and ``message`` from its JSON answer) or was unreachable.
-    ``fields``: an invalid request's messages by field (the answer's ``fields``), else empty."""
+    ``fields``: an invalid request's messages by field (the answer's ``fields``), else empty;
+    ``retry_after``: the seconds a throttled request (429 ``throttled``) is told to wait, else
+    ``None``."""
 
-    def __init__(self, status: int, code: str, message: str, fields: dict | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        fields: dict | None = None,
+        retry_after: int | None = None,
+    ):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.fields = fields or {}
+        self.retry_after = retry_after
 
 
 def preferred_language() -> str:
@@ -208,8 +218,10 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         payload = {}
         code, message = "http_error", f"HTTP {error.code} {error.reason}"
     retry = error.headers.get("Retry-After")
+    throttled_for = None
     if retry and error.code == 429 and code == "throttled":
         message = f"{message} (Retry-After: {retry} s)"
+        throttled_for = _seconds(retry.strip())
     elif error.code == 429 and code != "http_error" and payload.get("resets_at"):
         seconds = payload.get("retry_after") or retry
         wait = ""
@@ -218,7 +230,9 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         message = tr("{message} You may submit again at {at}{wait}.").format(
             message=message, at=moment(str(payload["resets_at"])), wait=wait
         )
-    return ApiError(error.code, code, message, _field_messages(payload.get("fields")))
+    return ApiError(
+        error.code, code, message, _field_messages(payload.get("fields")), throttled_for
+    )
 
 
 def _field_messages(fields) -> dict[str, list[str]]:

@@ -9,7 +9,7 @@ import time
 from pwscup.client.formatting import REFERENCE, score_table, state_text, upload_label
 from pwscup.client.messages import tr
 from pwscup.client.session import FAILED, FINISHED, UsageError, WaitTimeout, round_path
-from pwscup.client.transport import Api
+from pwscup.client.transport import Api, ApiError
 
 # Polling while a job runs: quick at first (small uploads score in well under a second),
 # then every few seconds.
@@ -21,11 +21,30 @@ def with_id(upload: dict) -> str:
     return f"{upload_label(upload)} (id {upload['id']})"
 
 
+def _poll(api: Api, url: str, *, deadline: float) -> dict:
+    """The upload's state. A poll the site throttles (429 ``throttled``: too many requests a
+    minute, nothing wrong with the upload) is sent again after the wait it names, while that
+    wait ends before ``deadline``; any other refusal is the caller's."""
+    while True:
+        try:
+            return api.get(url)
+        except ApiError as error:
+            wait = error.retry_after
+            if wait is None or time.monotonic() + wait > deadline:
+                raise
+            print(
+                tr("The site asks to wait: asking again in {seconds} s.").format(seconds=wait),
+                file=sys.stderr,
+            )
+            time.sleep(wait)
+
+
 def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
-    """Poll an upload until it is finished or failed; progress on stderr."""
+    """Poll an upload until it is finished or failed (a throttled poll waits as the site
+    asks, ``_poll``); progress on stderr."""
     delay, started, last = POLL_START, time.monotonic(), None
     while True:
-        upload = api.get(url)
+        upload = _poll(api, url, deadline=started + timeout)
         if upload["status"] != last and not quiet:
             print(f"{with_id(upload)}: {state_text(upload['status'])}", file=sys.stderr)
             last = upload["status"]

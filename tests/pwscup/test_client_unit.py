@@ -318,3 +318,38 @@ def test_scores_the_round_s_metrics_do_not_name_are_printed_not_dropped(capsys, 
     uploads.print_scores(upload, status)
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["accuracy", "accuracy", "0.1900"], lines
+
+
+def test_wait_waits_out_a_throttled_poll_and_gives_up_on_any_other_refusal(monkeypatch, capsys):
+    # `pwscup submit --wait` polls; a site that throttles the polls (429 throttled, with
+    # Retry-After) is asked again after that wait, not left with exit 1 and a queued upload.
+    answers = [
+        _api_error(
+            _http_error(429, {"code": "throttled", "message": "slow"}, {"Retry-After": "7"})
+        ),
+        {"id": 7, "number": 1, "status": "running"},
+        {"id": 7, "number": 1, "status": "finished"},
+    ]
+    slept = []
+
+    class Throttling:
+        def get(self, url):
+            answer = answers.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    monkeypatch.setattr(uploads.time, "sleep", slept.append)
+    done = uploads.wait_for(Throttling(), "/u/7/", timeout=60, quiet=True)
+    assert done["status"] == "finished" and slept[0] == 7
+    assert "asking again in 7 s" in capsys.readouterr().err
+    # A wait past the timeout, and a refusal that is not a throttle, end the wait.
+    answers[:] = [
+        _api_error(_http_error(429, {"code": "throttled", "message": "s"}, {"Retry-After": "99"}))
+    ]
+    with pytest.raises(ApiError):
+        uploads.wait_for(Throttling(), "/u/7/", timeout=60, quiet=True)
+    answers[:] = [_api_error(_http_error(404, {"code": "not_found", "message": "gone"}, {}))]
+    with pytest.raises(ApiError, match="gone"):
+        uploads.wait_for(Throttling(), "/u/7/", timeout=60, quiet=True)
