@@ -1,8 +1,11 @@
 """What ``load_demo`` makes, read on one demo loaded for the module (``demo_loaded``,
 tests/conftest.py): each test runs in its own rolled-back transaction. The command's
 refusals and its second runs, which need a database of their own before it runs, are in
-test_load_demo.py and test_load_demo_restart.py."""
+test_load_demo.py and test_load_demo_restart.py. The demo competition (every kind's demo
+rounds) goes through a bundle and back equal; a bundle of it with a broken last round leaves
+nothing (the same in a bucket: test_bundles_play.py, which loads its own demo there)."""
 
+import datetime as dt
 import io
 import re
 import zipfile
@@ -13,8 +16,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from pwscup.bundles import services
+from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import Competition, Phase, Round
+from tests.pwscup.bundle_helpers import (
+    demo_bundle_with_a_broken_last_round_leaves_nothing,
+    hooks_missing,
+    members_of,
+)
 from tests.pwscup.rendered_forms import post_as_rendered
+from tests.support import site_kinds
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_loaded")]
 
@@ -196,3 +207,29 @@ def test_the_docs_name_the_files_the_site_serves(demo):
         for name in set(named.findall(page.read_text())):
             own = name.startswith("my_")  # the reader's own file in an example
             assert name in served or name in fixtures or own, (page.name, name)
+
+
+def test_the_demo_competition_goes_round_trip(demo):
+    # Every kind the site registers, each with its demo rounds (eight of five kinds today).
+    assert {r.kind for r in demo.rounds.all()} == {kind.key for kind in site_kinds()}
+    assert demo.rounds.count() >= 8
+    missing = hooks_missing(demo)
+    if missing:
+        pytest.skip(f"the bundle hooks of {', '.join(missing)} are not implemented yet")
+    organizer = demo.organizers.get(username="organizer")
+    data = services.competition_export(competition=demo, user=organizer)
+    start = dt.datetime(2032, 5, 1, 1, 0, tzinfo=dt.UTC)
+    new = services.competition_import(
+        bundle_file=io.BytesIO(data), name="", slug="demo-again", start=start, user=organizer
+    )
+    assert [(r.slug, r.kind, r.order) for r in new.rounds.all()] == [
+        (r.slug, r.kind, r.order) for r in demo.rounds.all()
+    ]
+    assert not new.teams.exists()
+    again = competition_bundle(competition=new).data
+    assert members_of(again)["manifest.json"] == members_of(data)["manifest.json"]
+    assert members_of(again) == members_of(data)
+
+
+def test_a_demo_bundle_whose_last_round_fails_leaves_nothing():
+    demo_bundle_with_a_broken_last_round_leaves_nothing()
