@@ -19,6 +19,7 @@ from django.utils import timezone
 from pwscup.bundles import services
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.kinds import kind_of
 from tests.pwscup.bundle_helpers import (
     demo_bundle_with_a_broken_last_round_leaves_nothing,
     hooks_missing,
@@ -233,3 +234,27 @@ def test_the_demo_competition_goes_round_trip(demo):
 
 def test_a_demo_bundle_whose_last_round_fails_leaves_nothing():
     demo_bundle_with_a_broken_last_round_leaves_nothing()
+
+
+def test_every_demo_round_is_playable_in_one_class_session(demo):
+    """The windows the demo sets, and the console action that ends each early: the synthetic
+    round's release phase is open for a week and its attack phase the week after, brought to
+    the same session by *Open the attack phase now*; the DP rounds are open two weeks, their
+    scores (hidden until the close, spec §7.6) shown after *Close now and score*. The
+    windows are read against the minute the command made the competition in."""
+    before = demo.created_at.replace(second=0, microsecond=0)
+    synthetic = demo.rounds.get(slug="syn-adult")
+    release = synthetic.phases.get(kind="release")
+    attack = synthetic.phases.get(kind=Phase.Kind.ATTACK)
+    assert release.opens_at <= timezone.now() < release.closes_at
+    assert release.closes_at - release.opens_at == dt.timedelta(days=7, hours=1)
+    assert attack.opens_at == release.closes_at
+    assert attack.closes_at - attack.opens_at == dt.timedelta(days=7)
+    assert "attack_now" in kind_of(synthetic).console_actions(synthetic)
+    for slug in ("dp-adult", "dp-practice"):
+        dp_round = demo.rounds.get(slug=slug)
+        window = dp_round.dp  # the release phase: the DP round's own upload dates
+        assert window.opens_at <= timezone.now() < window.closes_at
+        assert window.closes_at - before >= dt.timedelta(days=14)
+        assert window.closes_at - before < dt.timedelta(days=14, minutes=5)
+        assert "close" in kind_of(dp_round).console_actions(dp_round)
