@@ -53,7 +53,7 @@ def dp_demo_load(*, competition, organizer, now=None) -> list:
     rounds = (
         (
             "dp-adult",
-            "DP：一括公開 vs 対話型 (Adult) / DP: batch vs interactive (Adult)",
+            "DP：一括開示 vs 対話開示 (Adult) / DP: batch vs interactive (Adult)",
             "adult_dp.csv",
             "adult_round.json",
         ),
