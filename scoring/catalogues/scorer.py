@@ -233,9 +233,21 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
     },
     # -- the files an upload must hold (the round's release_files / attack_files)
     "scorer.files.missing": {
-        "en": "The upload holds no file matching {pattern} (the round requires {required}).",
+        "en": "The upload holds no file matching {pattern} (the round requires {required}; "
+        "the upload holds {held}).",
         "ja": "アップロードに {pattern} に一致するファイルがありません（このラウンドでは "
-        "{required} が必要です）。",
+        "{required} が必要です。アップロードにあるのは {held} です）。",
+    },
+    "scorer.files.empty": {
+        "en": "The upload holds no file (the round requires {required}).",
+        "ja": "アップロードにファイルがありません（このラウンドでは {required} が必要です）。",
+    },
+    "scorer.files.not_zip": {
+        "en": "{name} is not a ZIP file that can be read (it is damaged, or another file was "
+        "renamed): the round requires {required}; put them in one ZIP file and upload it.",
+        "ja": "{name} は読み取れる ZIP ファイルではありません（壊れているか、別の形式のファイルの"
+        "名前を変えたものです）。このラウンドでは {required} が必要です。それらを 1 つの ZIP "
+        "ファイルにまとめてアップロードしてください。",
     },
     "scorer.files.unexpected": {
         "en": "The upload holds {name}, which the round does not accept: it takes only {required}.",

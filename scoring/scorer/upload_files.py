@@ -15,7 +15,7 @@ Examples
 >>> files_check(["model.json"], rule)
 Traceback (most recent call last):
 ...
-scoring.scorer.errors.ScorerError: The upload holds no file matching 'release.csv' (the round requires release.csv, *.json).
+scoring.scorer.errors.ScorerError: The upload holds no file matching 'release.csv' (the round requires release.csv, *.json; the upload holds model.json).
 >>> files_check(["release.csv", "model.json", "notes.txt"], rule)
 Traceback (most recent call last):
 ...
@@ -78,19 +78,53 @@ def files_check(names: Iterable[str], rule: FileRule) -> None:
     ScorerError
         ``scorer.files.missing`` naming the first pattern no file matches, or
         ``scorer.files.unexpected`` naming the first file (in sorted order) no pattern
-        matches when the rule takes only its files.
+        matches when the rule takes only its files. The missing pattern's message lists
+        the files the upload holds (``held``), so that a wrong name (``cc.csv`` for
+        ``CC.csv``) shows; an upload of no file at all is ``scorer.files.empty``.
     """
     if rule.empty:
         return
     names = sorted(set(names))
-    listed = clip(", ".join(rule.required), 400)
+    listed = _listed(rule.required)
+    if not names:
+        raise ScorerError("scorer.files.empty", required=listed)
     for pattern in rule.required:
         if not any(pattern_matches(pattern, name) for name in names):
-            raise ScorerError("scorer.files.missing", pattern=repr(clip(pattern)), required=listed)
+            raise ScorerError(
+                "scorer.files.missing",
+                pattern=repr(clip(pattern)),
+                required=listed,
+                held=_listed(names),
+            )
     if rule.only_required:
         for name in names:
             if not any(pattern_matches(pattern, name) for pattern in rule.required):
                 raise ScorerError("scorer.files.unexpected", name=repr(clip(name)), required=listed)
+
+
+def not_a_zip_check(name: str, rule: FileRule) -> None:
+    """Refuse a file named ``*.zip`` that is no ZIP (a damaged download, another file
+    renamed) when the round requires files: read as the one file it is, it would be refused
+    for lacking the first required file, which sends its team looking for the wrong fault.
+    A round asking for a ``*.zip`` file itself takes it as any file.
+
+    Raises
+    ------
+    ScorerError
+        ``scorer.files.not_zip`` naming the file and the files the round requires.
+    """
+    if rule.empty or not name.lower().endswith(".zip"):
+        return
+    if any(pattern_matches(pattern, name) for pattern in rule.required):
+        return
+    raise ScorerError(
+        "scorer.files.not_zip", name=repr(clip(name)), required=_listed(rule.required)
+    )
+
+
+def _listed(names: Iterable[str]) -> str:
+    """Names written as one short list for a message (bounded, as every parameter is)."""
+    return clip(", ".join(names), 400)
 
 
 def _pattern_problem(pattern: Any) -> bool:

@@ -200,3 +200,16 @@ def test_the_console_asks_no_rescore_of_an_upload_the_files_check_refuses_still(
     ).content.decode()
     assert "Not scored by v1: 0 release(s) and 0 attack(s)." in page
     assert 'data-testid="scorer-rescore-form"' not in page
+
+
+def test_a_file_named_zip_that_is_no_zip_is_refused_as_such_and_costs_no_quota():
+    world = scorer_world(
+        slug="sf9", letters="a", config=RELEASE_ONLY_CSV, release_limits=(1, None), build=False
+    )
+    refused = _upload(world, "a", b"this is not a zip", "release.zip")
+    stored = Release.objects.get(pk=refused.pk)
+    assert stored.status == Status.FAILED and stored.message_code == "scorer.files.not_zip"
+    with translation.override("ja"):
+        text = job_message_text(stored)
+        assert "'release.zip'" in text and "ZIP" in text and "release.csv" in text
+    assert _upload(world, "a", zipped({"release.csv": b"x"}), "r.zip").status == Status.QUEUED

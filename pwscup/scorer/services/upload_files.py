@@ -11,7 +11,7 @@ from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.uploads import check_size
 from scoring.errors import ScoringError
 from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
-from scoring.scorer.upload_files import files_check
+from scoring.scorer.upload_files import files_check, not_a_zip_check
 
 
 def res_name(original_filename: str) -> str:
@@ -47,6 +47,7 @@ def _refusal(rule, uploaded_file, name: str) -> JobMessage | None:
             names = member_names(uploaded_file, what="submission ZIP", limits=UnzipLimits())
         else:
             names = [res_name(name)]
+            not_a_zip_check(names[0], rule)
         files_check(names, rule)
     except ScoringError as error:
         return JobMessage.from_scoring_error(error)

@@ -10,7 +10,13 @@ from scoring.messages import render
 from scoring.scorer import ScorerError
 from scoring.scorer.round_config import parse_round_config
 from scoring.scorer.unzip import UnzipLimits, member_names
-from scoring.scorer.upload_files import FileRule, files_check, parse_file_rule, pattern_matches
+from scoring.scorer.upload_files import (
+    FileRule,
+    files_check,
+    not_a_zip_check,
+    parse_file_rule,
+    pattern_matches,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,9 +71,12 @@ def test_an_empty_rule_takes_anything():
     files_check(["anything.bin"], FileRule())
 
 
-def test_an_empty_upload_lacks_the_first_required_file():
-    with pytest.raises(ScorerError, match="'a.csv'"):
+def test_an_empty_upload_says_it_holds_no_file_and_what_is_required():
+    with pytest.raises(ScorerError) as caught:
         files_check([], FileRule(required=("a.csv", "b.csv")))
+    assert caught.value.code == "scorer.files.empty"
+    assert "a.csv, b.csv" in render(caught.value.code, caught.value.params, "en")
+    assert "a.csv, b.csv" in render(caught.value.code, caught.value.params, "ja")
 
 
 @pytest.mark.parametrize(
@@ -157,3 +166,25 @@ def test_member_names_checks_what_unzip_checks():
     with pytest.raises(ScorerError) as caught:
         member_names(io.BytesIO(b"PK\x03\x04 not really"), what="x", limits=UnzipLimits())
     assert caught.value.code == "scorer.zip.not_zip"
+
+
+def test_a_missing_file_names_the_files_the_upload_holds():
+    # A team that zipped cc_1.csv for CC.csv (a wrong name, a wrong case) reads what it sent.
+    rule = FileRule(required=("CC.csv", "DD.json"), only_required=True)
+    with pytest.raises(ScorerError) as caught:
+        files_check(["dd_1.json", "cc_1.csv"], rule)
+    assert caught.value.code == "scorer.files.missing"
+    assert caught.value.params["held"] == "cc_1.csv, dd_1.json"
+    assert "cc_1.csv, dd_1.json" in render(caught.value.code, caught.value.params, "en")
+    assert "cc_1.csv, dd_1.json" in render(caught.value.code, caught.value.params, "ja")
+
+
+def test_a_file_named_zip_that_is_no_zip_is_named_as_such():
+    rule = FileRule(required=("CC.csv", "DD.json"))
+    with pytest.raises(ScorerError) as caught:
+        not_a_zip_check("release.ZIP", rule)
+    assert caught.value.code == "scorer.files.not_zip"
+    assert "'release.ZIP'" in render(caught.value.code, caught.value.params, "en")
+    assert "ZIP" in render(caught.value.code, caught.value.params, "ja")
+    not_a_zip_check("release.csv", rule)  # a plain file: the usual check names what it lacks
+    not_a_zip_check("bundle.zip", FileRule(required=("*.zip",)))  # a ZIP asked as a file
