@@ -213,3 +213,25 @@ def test_a_file_named_zip_that_is_no_zip_is_refused_as_such_and_costs_no_quota()
         text = job_message_text(stored)
         assert "'release.zip'" in text and "ZIP" in text and "release.csv" in text
     assert _upload(world, "a", zipped({"release.csv": b"x"}), "r.zip").status == Status.QUEUED
+
+
+def test_the_submit_tab_names_the_files_an_upload_must_hold_under_each_form(client):
+    # A team uploading from the Submit tab reads the round's required files there, not only
+    # on the Rules tab (PWSCup 2025: CC.csv and DD.json in one ZIP).
+    config = {
+        **CONFIG,
+        "release_files": {"required": ["CC.csv", "DD.json"], "only_required": True},
+        "attack_files": {"required": ["FF.csv"]},
+    }
+    world = scorer_world(slug="sf10", letters="ab", config=config)
+    client.force_login(world.users["a"])
+    tab = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
+    page = client.get(tab, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert 'data-testid="upload-form-files"' in page
+    assert "<code>CC.csv</code>, <code>DD.json</code> （ほかのファイルは不可）。" in page
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=5, seed=1))
+    attack_phase(world)
+    page = client.get(tab, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="attack-form-files"' in page
+    assert "<code>FF.csv</code> (other files may come with them)." in page
