@@ -32,10 +32,19 @@ from django.utils.text import slugify
 
 from pwscup.accounts.selectors import awards_csv
 from pwscup.archives.selectors import ArchiveRounds
+from pwscup.competitions import totals
 from pwscup.competitions.standings import standings_csv_bytes
+from pwscup.core.exports import csv_bytes
 from pwscup.core.files import CHUNK, opened
 from pwscup.kinds import kind_of
-from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, PERMUTATIONS, SAMPLES, SECRETS
+from pwscup.kinds.archives import (
+    GROUND_TRUTH,
+    ORIGINAL,
+    PERMUTATIONS,
+    SAMPLES,
+    SECRETS,
+    ArchiveMember,
+)
 from pwscup.presentations.selectors import published_slides
 
 FORMAT = "pwscup-results-archive"
@@ -182,6 +191,8 @@ no original table, no sample, no permutation and no attack ground truth.
 Folders: `rounds/<round>/` (one per round whose results were published){folders_en}.
 `awards.csv` lists the awards the judges gave (empty but for its header when none).
 `standings.csv`, when present, is the competition's standings (its rounds' rankings combined).
+`rounds/<round>/total.csv` and `attack_top.csv`, when the round has them, are its total by
+the organizers' formula and its attack score against the top N releases.
 
 ---
 
@@ -198,6 +209,8 @@ Folders: `rounds/<round>/` (one per round whose results were published){folders_
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
 `awards.csv` は審査員が授与した賞の一覧です（賞がなければ見出し行のみ）。
 `standings.csv` があれば、コンペティションの総合順位（各ラウンドの順位の組み合わせ）です。
+ラウンドに合計の式や上位 N 件に対する攻撃スコアがあれば、`rounds/<ラウンド>/total.csv` と
+`attack_top.csv` がそれです。
 """
 
 
@@ -226,8 +239,31 @@ def round_outcomes(*, rounds: ArchiveRounds, secrets: list[str]) -> list[RoundOu
                     # stays out (the archive is public to every viewer of the competition).
                     continue
                 members.append(member)
+            members.extend(core_members(round))
             outcomes.append(RoundOutcome(round=round, card=round_card(round), members=members))
     return outcomes
+
+
+def core_members(round_) -> list[ArchiveMember]:
+    """What the core adds to a round's outcome, whatever its kind: ``total.csv`` (``rank``,
+    ``team``, ``total``: the round's total by the organizers' formula, as the Results tab
+    ranks it; the number to the decimals that decide a tie) and ``attack_top.csv`` (``rank``,
+    ``team``, ``attack_top``: the attack score against the top N releases, an empty cell for
+    an attacker without one), each when the round has it."""
+    members = []
+    if round_.total_formula:
+        rows = [
+            [row.rank, row.team.name, round(row.value, totals.TIE_DECIMALS)]
+            for row in totals.round_totals(round=round_)
+        ]
+        members.append(ArchiveMember("total.csv", csv_bytes(["rank", "team", "total"], rows)))
+    top = totals.round_attack_top_ranking(round_) if round_.attack_top_n else None
+    if top is not None:
+        rows = [[row.rank or "", row.team.name, row.score] for row in top.rows]
+        members.append(
+            ArchiveMember("attack_top.csv", csv_bytes(["rank", "team", "attack_top"], rows))
+        )
+    return members
 
 
 def write_archive(

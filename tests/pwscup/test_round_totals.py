@@ -3,6 +3,7 @@ release scores by key, the console card as the browser posts it, refusals next t
 field, the Results tab, the standings' ranking key, a bundle's round entry."""
 
 import io
+import json
 
 import pytest
 from django.conf import settings
@@ -202,3 +203,26 @@ def test_a_bundle_with_an_unknown_name_is_refused(world):
         )
     assert "names U1, which is not a score of the round" in str(refused.value)
     assert not Competition.objects.filter(slug="tot3").exists()
+
+
+def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
+    # PWSCup 2025's round outcome is its total (U + A): the archive keeps it beside the
+    # kind's rankings, as the Results tab shows it, in full numbers.
+    from pwscup.archives.services import archive_publish
+    from tests.pwscup.archive_world import archive_zip, read_field
+
+    round_total_formula_set(
+        user=world.organizer, round=world.round, formula="utility * 2", attack_top_n=5
+    )
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    totals = round_totals(round=world.round)
+    archive = archive_publish(competition=world.competition, secrets=[], user=world.organizer)
+    members = archive_zip(read_field(archive.file))
+    prefix = f"rounds/{world.round.slug}/"
+    lines = members[prefix + "total.csv"].decode().splitlines()
+    assert lines[0] == "rank,team,total"
+    assert lines[1:] == [f"{row.rank},{row.team.name},{round(row.value, 9)}" for row in totals]
+    assert len(lines) == 3
+    assert members[prefix + "attack_top.csv"].decode().splitlines()[0] == "rank,team,attack_top"
+    manifest = json.loads(members["manifest.json"])
+    assert prefix + "total.csv" in {member["name"] for member in manifest["members"]}
