@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
+from pwscup.kinds.tabs import OVERVIEW, tab_url
 from pwscup.scorer import services
 from pwscup.scorer.models import Attack, Release
 from pwscup.submissions.messages import job_message_text
@@ -215,9 +216,9 @@ def test_a_file_named_zip_that_is_no_zip_is_refused_as_such_and_costs_no_quota()
     assert _upload(world, "a", zipped({"release.csv": b"x"}), "r.zip").status == Status.QUEUED
 
 
-def test_the_submit_tab_names_the_files_an_upload_must_hold_under_each_form(client):
-    # A team uploading from the Submit tab reads the round's required files there, not only
-    # on the Rules tab (PWSCup 2025: CC.csv and DD.json in one ZIP).
+def test_the_overview_and_submit_tab_name_the_files_an_upload_must_hold(client):
+    # A team reads the round's required files on the Overview and under each upload form,
+    # not only on the Rules tab (PWSCup 2025: CC.csv and DD.json in one ZIP).
     config = {
         **CONFIG,
         "release_files": {"required": ["CC.csv", "DD.json"], "only_required": True},
@@ -226,6 +227,11 @@ def test_the_submit_tab_names_the_files_an_upload_must_hold_under_each_form(clie
     world = scorer_world(slug="sf10", letters="ab", config=config)
     client.force_login(world.users["a"])
     tab = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
+    overview = client.get(
+        tab_url(world.round, OVERVIEW), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert 'data-testid="overview-release-files"' in overview
+    assert "<code>FF.csv</code> （ほかのファイルも含めて構いません）。" in overview
     page = client.get(tab, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert 'data-testid="upload-form-files"' in page
     assert "<code>CC.csv</code>, <code>DD.json</code> （ほかのファイルは不可）。" in page
