@@ -40,18 +40,24 @@ def phone_login(page, username: str, language: str) -> None:
         switch_language(page, language)
 
 
+def assert_inside_its_box(page, form, selector: str, language: str) -> None:
+    """Each element of ``form`` matching ``selector`` ends inside the form's box, and nothing
+    of the page runs past the screen."""
+    box = form.bounding_box()
+    for element in form.locator(selector).all():
+        inner = element.bounding_box()
+        assert inner["x"] + inner["width"] <= box["x"] + box["width"] + 0.5, (language, inner)
+    assert escaping_elements(page) == [], language
+    assert page_overflow(page) <= 0, language
+
+
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_population_upload_fits_its_box_on_a_phone(web, packs_world, language):
     world, page = packs_world, web
     phone_login(page, world.organizer.username, language)
     page.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
     form = page.get_by_test_id("syn-population-form")
-    box = form.bounding_box()
-    for element in form.locator("p, input[type=file], select").all():
-        inner = element.bounding_box()
-        assert inner["x"] + inner["width"] <= box["x"] + box["width"] + 0.5, (language, inner)
-    assert escaping_elements(page) == [], language
-    assert page_overflow(page) <= 0, language
+    assert_inside_its_box(page, form, "p, input[type=file], select", language)
     keep_screenshot(page.get_by_test_id("syn-populations"), f"phone-syn-populations-{language}")
 
 
