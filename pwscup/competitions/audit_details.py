@@ -20,6 +20,7 @@ from pwscup.core.time_zones import moment_html
 # Every key given to the audit functions (``audit_record`` and its wrappers); a test checks
 # that each literal keyword at a call site has its label here.
 LABELS = {
+    "address": _("Address"),
     "attack_phase_closes": _("Attack phase closes"),
     "attack_phase_opens": _("Attack phase opens"),
     "attack_top_n": _("Attack against the top N releases"),
@@ -65,6 +66,7 @@ LABELS = {
 
 # Names in ``changed``/``fields`` that are no model field (the first game's round edit).
 OTHER_FIELD_LABELS = {
+    "address": _("Address"),
     "config": _("Configuration"),
     "anonymization_phase": _("Anonymization phase"),
     "attack_phase": _("Attack phase"),

@@ -275,6 +275,7 @@ class AuditEntry(models.Model):
         ORGANIZER_ADDED = "organizer_added", _("Added a co-organizer")
         ROUND_CREATED = "round_created", _("Created the round")
         ROUND_EDITED = "round_edited", _("Edited the round")
+        ROUND_DELETED = "round_deleted", _("Deleted the round")
         ROUND_FROZEN = "round_frozen", _("Froze the round")
         PHASES_CLOSED = "phases_closed", _("Closed the open phases")
         ROUND_SCORED = "round_scored", _("Asked for the scores again")

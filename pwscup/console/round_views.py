@@ -1,5 +1,5 @@
-"""The round control page of every kind (its panel and actions drawn by the kind) and the
-confirmation page of a lifecycle action."""
+"""The round control page of every kind (its panel and actions drawn by the kind), the
+confirmation page of a lifecycle action and the round's deletion."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +14,7 @@ from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
 from pwscup.competitions.totals import score_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
+from pwscup.console.round_delete import round_delete, round_delete_refusal
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 from pwscup.kinds.actions import replaced_answer
@@ -122,3 +123,26 @@ def round_quota(request, competition_slug, round_slug):
                 % {"at": f"{round_.quota_reset_time:%H:%M}", "zone": round_.timezone},
             )
     return redirect("console:round", competition_slug, round_slug)
+
+
+@login_required
+def round_delete_page(request, competition_slug, round_slug):
+    """*Delete the round*: what goes with it, or why it cannot go (GET); done on POST only,
+    back to the competition's console page."""
+    round_ = console_round(
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+    )
+    refusal = round_delete_refusal(round_)
+    if request.method == "POST" and not refusal:
+        try:
+            name = round_delete(user=request.user, round=round_)
+        except Refused as refused:
+            messages.error(request, refused.message)
+            return redirect("console:round", competition_slug, round_slug)
+        messages.success(request, _("Round “%(name)s” deleted.") % {"name": name})
+        return redirect("console:competition", competition_slug)
+    return render(
+        request,
+        "console/round_delete.html",
+        {"competition": round_.competition, "round": round_, "refusal": refusal},
+    )

@@ -40,6 +40,7 @@ urlpatterns = [
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
     path(round_ + "quota/", round_views.round_quota, name="round_quota"),
+    path(round_ + "delete/", round_views.round_delete_page, name="round_delete"),
     path(round_ + "dates/", phase_views.round_phases, name="round_phases"),
     path(round_ + "total/", total_views.round_total, name="round_total"),
     path(round_ + "data/", choice_views.round_choices_save, name="round_choices"),
