@@ -13,6 +13,13 @@ def console_team(*, competition: Competition, pk: int) -> Team:
     return get_object_or_404(Team, competition=competition, pk=pk)
 
 
+def console_team_member(*, team: Team, user_id: int):
+    """The account ``user_id`` as a member of ``team``, or a 404 when it is not one."""
+    return get_object_or_404(
+        Membership.objects.select_related("user"), team=team, user_id=user_id
+    ).user
+
+
 def may_manage_creators(*, user) -> bool:
     """Who decides which accounts may create competitions: a superuser, and no one else. The
     right is site-wide, so no competition's organizer (staff or not) holds it."""

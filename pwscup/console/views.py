@@ -209,15 +209,22 @@ def team_reinstate(request, competition_slug, pk):
 
 
 @login_required
-@require_POST
 def member_remove(request, competition_slug, pk, user_id):
-    return _team_action(
+    """Asks first (GET: a confirmation page naming the member), removes on POST."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    team = selectors.console_team(competition=competition, pk=pk)
+    member = selectors.console_team_member(team=team, user_id=user_id)
+    if request.method == "POST":
+        try:
+            services.console_member_remove(user=request.user, team=team, member_id=user_id)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            done = _("%(member)s removed from %(team)s.")
+            messages.success(request, done % {"member": member.username, "team": team.name})
+        return redirect("console:teams", competition.slug)
+    return render(
         request,
-        competition_slug,
-        pk,
-        None,
-        lambda team, data: services.console_member_remove(
-            user=request.user, team=team, member_id=user_id
-        ),
-        _("Member removed from %(team)s."),
+        "console/member_remove.html",
+        {"competition": competition, "team": team, "member": member},
     )
