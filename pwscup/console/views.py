@@ -149,7 +149,9 @@ def teams_page(competition):
     }
 
 
-def _team_action(request, competition_slug, pk, form_class, act, done_message):
+def _team_action(request, competition_slug, pk, form_class, act, done_message, page=None):
+    """``page``: the form page's own ``heading``, ``intro`` and ``button`` (else the team's
+    name and *Save*)."""
     competition = console_competition(user=request.user, slug=competition_slug)
     team = selectors.console_team(competition=competition, pk=pk)
     form = form_class(request.POST or None) if form_class else None
@@ -167,7 +169,7 @@ def _team_action(request, competition_slug, pk, form_class, act, done_message):
     return render(
         request,
         "console/team_form.html",
-        {"competition": competition, "team": team, "form": form},
+        {"competition": competition, "team": team, "form": form, **(page or {})},
     )
 
 
@@ -185,6 +187,8 @@ def team_rename(request, competition_slug, pk):
 
 @login_required
 def team_disqualify(request, competition_slug, pk):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    team_name = selectors.console_team(competition=competition, pk=pk).name
     return _team_action(
         request,
         competition_slug,
@@ -192,6 +196,16 @@ def team_disqualify(request, competition_slug, pk):
         DisqualifyForm,
         lambda team, data: services.console_team_disqualify(user=request.user, team=team, **data),
         _("%(team)s is disqualified: hidden from every ranking."),
+        page={
+            "heading": _("Disqualify %(team)s") % {"team": team_name},
+            "intro": _(
+                "The team leaves every ranking of every round of the competition (pages, CSV "
+                "files, the API, the results archive); the teams below it move up. Its "
+                "attacks on the other teams still count. The reason is shown to organizers "
+                "only. Reinstate the team on the Teams page to undo it."
+            ),
+            "button": _("Disqualify"),
+        },
     )
 
 
