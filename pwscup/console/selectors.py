@@ -2,6 +2,7 @@
 the console is ``pwscup.competitions.selectors.may_use_console``)."""
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -82,3 +83,42 @@ def competition_participants(*, competition: Competition) -> QuerySet[Membership
         .select_related("user", "team")
         .order_by("team__name", "user__username")
     )
+
+
+PARTICIPANTS_CSV_HEADER = [
+    "account",
+    "email",
+    "team",
+    "team_slug",
+    "captain",
+    "joined_at",
+    "status",
+]
+
+
+def participant_rows(*, competition: Competition) -> list[list]:
+    """One row per member (``PARTICIPANTS_CSV_HEADER``): the team by the name the rankings'
+    CSV files use, ``captain`` yes/no, ``joined_at`` in ISO 8601, ``status`` ``ranked`` or
+    ``disqualified``. For the organizers only (it holds e-mail addresses)."""
+    memberships = competition_participants(competition=competition).select_related(
+        "team__disqualification"
+    )
+    return [
+        [
+            m.user.username,
+            m.user.email,
+            m.team.name,
+            m.team.slug,
+            "yes" if m.team.captain_id == m.user_id else "no",
+            m.joined_at.isoformat(),
+            "disqualified" if _disqualified(m.team) else "ranked",
+        ]
+        for m in memberships
+    ]
+
+
+def _disqualified(team: Team) -> bool:
+    try:
+        return team.disqualification is not None
+    except ObjectDoesNotExist:
+        return False

@@ -29,6 +29,11 @@ urlpatterns = [
     path(competition + "edit/", views.competition_edit, name="competition_edit"),
     path(competition + "organizers/", views.organizer_invite, name="organizer_invite"),
     path(competition + "teams/", views.teams_page, name="teams"),
+    path(
+        competition + "teams/participants.csv",
+        views.participants_csv,
+        name="participants_csv",
+    ),
     path(competition + "standings/", standings_views.standings_edit, name="standings"),
     path(team + "rename/", views.team_rename, name="team_rename"),
     path(team + "disqualify/", views.team_disqualify, name="team_disqualify"),

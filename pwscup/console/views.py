@@ -26,6 +26,7 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
+from pwscup.core.exports import csv_response
 from pwscup.core.form_fields import add_errors, form_page, form_saved
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.presentations.selectors import presentations_console
@@ -147,6 +148,16 @@ def teams_page(competition):
         "teams": selectors.competition_teams(competition=competition),
         "participants": selectors.competition_participants(competition=competition),
     }
+
+
+@login_required
+def participants_csv(request, competition_slug):
+    """Every member of every team as CSV, to join with the rankings' ``team`` column."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    rows = selectors.participant_rows(competition=competition)
+    return csv_response(
+        f"{competition.slug}_participants.csv", selectors.PARTICIPANTS_CSV_HEADER, rows
+    )
 
 
 def _team_action(request, competition_slug, pk, form_class, act, done_message, page=None):
