@@ -55,6 +55,11 @@ def disqualified_team_ids(*, competition_id: int) -> set[int]:
     )
 
 
+def team_disqualification(*, team) -> TeamDisqualification | None:
+    """The team's disqualification (its reason, shown to its own members), or None."""
+    return TeamDisqualification.objects.filter(team=team).first()
+
+
 @dataclass(frozen=True)
 class DisqualificationRule:
     """What a disqualification does, the same in every round of every kind

@@ -25,7 +25,12 @@ from pwscup.accounts.forms import (
     TeamJoinForm,
 )
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_profile
+from pwscup.accounts.selectors import (
+    competitions_for_user,
+    team_disqualification,
+    team_for_user,
+    user_profile,
+)
 from pwscup.accounts.throttling import throttle_minutes
 from pwscup.competitions.selectors import round_at_path
 from pwscup.core.errors import Refused
@@ -192,6 +197,7 @@ def team_detail(request, competition_slug):
             "team": team,
             "memberships": team.memberships.select_related("user").order_by("joined_at", "pk"),
             "is_captain": team.captain_id == request.user.pk,
+            "disqualification": team_disqualification(team=team),
             "join_url": join_url,
             "back_url": back,
             "back_round": back_round,

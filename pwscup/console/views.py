@@ -212,8 +212,8 @@ def team_disqualify(request, competition_slug, pk):
             "intro": _(
                 "The team leaves every ranking of every round of the competition (pages, CSV "
                 "files, the API, the results archive); the teams below it move up. Its "
-                "attacks on the other teams still count. The reason is shown to organizers "
-                "only. Reinstate the team on the Teams page to undo it."
+                "attacks on the other teams still count. Its members read the reason on their "
+                "team's page. Reinstate the team on the Teams page to undo it."
             ),
             "button": _("Disqualify"),
         },

@@ -13,7 +13,7 @@ def test_the_disqualify_page_names_the_team_the_effect_and_the_action(client, wo
     page = client.get(address, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert f"<h1>{team.name} を失格にする</h1>" in page
     assert "すべてのラウンドのすべての順位から外れます" in page
-    assert "理由は運営者にだけ表示されます" in page
+    assert "理由はチームのメンバーがチームのページで読めます" in page
     assert '<button type="submit">失格にする</button>' in page
     rename = reverse("console:team_rename", args=[world.competition.slug, team.pk])
     renamed = client.get(rename, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
