@@ -40,7 +40,27 @@ class NewCompetitionForm(forms.Form):
 
 
 class CloneForm(NewCompetitionForm):
-    pass
+    """The copy's name, address and start, and which of the source's rounds it keeps (every
+    one ticked as the page opens)."""
+
+    rounds = forms.MultipleChoiceField(
+        label=_("Rounds to copy"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Untick the rounds the new class does not play. A presentation window of a round "
+            "left out is not copied, nor are the standings when they count one."
+        ),
+        error_messages={"required": _("Tick at least one round to copy.")},
+    )
+
+    def __init__(self, *args, competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        rounds = list(competition.rounds.order_by("order", "pk").values_list("slug", "name"))
+        self.fields["rounds"].choices = rounds
+        self.fields["rounds"].initial = [slug for slug, _name in rounds]
+
+    def new_competition(self) -> dict:
+        return {**super().new_competition(), "rounds": set(self.cleaned_data["rounds"])}
 
 
 class ImportForm(NewCompetitionForm):

@@ -24,6 +24,7 @@ from pwscup.bundles.manifest import (
 )
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
+from pwscup.bundles.subset import rounds_kept
 from pwscup.bundles.zipped import ZipLimits, zip_read
 from pwscup.competitions.addresses import slug_check
 from pwscup.competitions.choice_services import choices_set
@@ -104,13 +105,20 @@ def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime,
 
 
 def competition_clone(
-    *, competition: Competition, name: str, slug: str, start: dt.datetime, user
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    start: dt.datetime,
+    user,
+    rounds: set[str] | None = None,
 ) -> Competition:
     """A new competition like ``competition`` (its settings, rounds and files, hidden data
     included: the copy stays on this platform, with the same organizer; no team, no upload),
     starting at ``start``: the export and the import of a bundle, in memory. Both logs say
     so: the copy's (*Cloned*, with its source) and the source's (the export, with the copy's
-    address), as for an export that left the server."""
+    address), as for an export that left the server. ``rounds``: the addresses of the rounds
+    the copy keeps (``None``: every one; see ``rounds_kept``)."""
     if not may_clone(user=user, competition=competition):
         raise PermissionDenied
     bundle = competition_bundle(competition=competition, options=ExportOptions(include_hidden=True))
@@ -122,6 +130,7 @@ def competition_clone(
             start=start,
             user=user,
             action=Action.COMPETITION_CLONED,
+            keep=rounds,
             source=competition.slug,
         )
         _export_recorded(
@@ -150,7 +159,7 @@ def _target_check(*, name: str, slug: str, start: dt.datetime) -> None:
         raise ValidationError(errors)
 
 
-def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Competition:
+def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail) -> Competition:
     name = (name or "").strip()
     _target_check(name=name, slug=slug, start=start)
     members = zip_read(bundle_file, limits=bundle_limits())
@@ -161,6 +170,8 @@ def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Compet
         )
     manifest = manifest_parse(members.pop(MANIFEST_NAME))
     round_files = _round_files(manifest, members)
+    if keep is not None:
+        round_files = rounds_kept(manifest, round_files, keep)
     with files_recorded(), transaction.atomic():
         described = manifest["competition"]
         competition = competition_create(

@@ -53,7 +53,9 @@ def competition_clone(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     if not selectors.may_clone(user=request.user, competition=competition):
         raise PermissionDenied
-    form = CloneForm(request.POST or None, initial={"name": competition.name})
+    form = CloneForm(
+        request.POST or None, initial={"name": competition.name}, competition=competition
+    )
     saved = form_saved(
         request,
         form,

@@ -295,13 +295,10 @@ def test_the_clone_page_clones(world, client):
     assert reverse("bundles:clone", args=["cup"]) in page
     assert reverse("bundles:import") in client.get(reverse("console:home")).content.decode()
     url = reverse("bundles:clone", args=["cup"])
-    response = client.post(
-        url, {"name": "", "slug": "cup", "start": "2031-04-01T09:00", "timezone": "UTC"}
-    )
+    sent = {"name": "", "start": "2031-04-01T09:00", "timezone": "UTC", "rounds": ["r1"]}
+    response = client.post(url, {**sent, "slug": "cup"})
     assert "A competition with this address already exists." in response.content.decode()
-    response = client.post(
-        url, {"name": "", "slug": "cup-2", "start": "2031-04-01T09:00", "timezone": "UTC"}
-    )
+    response = client.post(url, {**sent, "slug": "cup-2"})
     assert response.status_code == 302
     clone = Competition.objects.get(slug="cup-2")
     assert clone.name == "Cup cup" and clone.organizers.get() == organizer

@@ -145,7 +145,7 @@ def test_the_message_names_the_value_and_the_site_default_in_both_languages():
 def _forms(competition):
     return {
         "bundle new": (NewCompetitionForm(), "timezone"),
-        "bundle clone": (CloneForm(), "timezone"),
+        "bundle clone": (CloneForm(competition=competition), "timezone"),
         "bundle import": (ImportForm(), "timezone"),
         "presentation window": (WindowForm(competition=competition), "time_zone"),
         "2015 wizard phases": (PhasesForm(), "timezone"),
@@ -176,7 +176,7 @@ def test_every_creation_form_refuses_an_unknown_zone_with_the_one_message():
         assert isinstance(form.fields[field], TimeZoneField), name
         bound = type(form)(
             data={field: "Mars/Base"},
-            **({"competition": competition} if isinstance(form, WindowForm) else {}),
+            **({"competition": competition} if isinstance(form, WindowForm | CloneForm) else {}),
         )
         assert not bound.is_valid()
         assert bound.errors[field] == [time_zone_error("Mars/Base")], name
