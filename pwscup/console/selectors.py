@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Competition
+from pwscup.core.time_zones import answer_moment
 
 
 def console_team(*, competition: Competition, pk: int) -> Team:
@@ -98,7 +99,7 @@ PARTICIPANTS_CSV_HEADER = [
 
 def participant_rows(*, competition: Competition) -> list[list]:
     """One row per member (``PARTICIPANTS_CSV_HEADER``): the team by the name the rankings'
-    CSV files use, ``captain`` yes/no, ``joined_at`` in ISO 8601, ``status`` ``ranked`` or
+    CSV files use, ``captain`` yes/no, ``joined_at`` in ISO 8601 with the server's offset, ``status`` ``ranked`` or
     ``disqualified``. For the organizers only (it holds e-mail addresses)."""
     memberships = competition_participants(competition=competition).select_related(
         "team__disqualification"
@@ -110,7 +111,7 @@ def participant_rows(*, competition: Competition) -> list[list]:
             m.team.name,
             m.team.slug,
             "yes" if m.team.captain_id == m.user_id else "no",
-            m.joined_at.isoformat(),
+            answer_moment(m.joined_at),
             "disqualified" if _disqualified(m.team) else "ranked",
         ]
         for m in memberships

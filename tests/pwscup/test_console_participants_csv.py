@@ -6,6 +6,7 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from pwscup.console.services import console_team_disqualify
 
@@ -34,6 +35,8 @@ def test_the_organizer_downloads_every_member_with_team_and_status(client, world
     assert by_account[a.username]["team_slug"] == world.teams["a"].slug
     assert by_account[a.username]["email"] == a.email
     assert by_account[a.username]["status"] == "ranked"
+    joined = world.teams["a"].memberships.get(user=a).joined_at
+    assert by_account[a.username]["joined_at"] == timezone.localtime(joined).isoformat()
     assert by_account[b.username]["status"] == "disqualified"
     assert by_account[a.username]["captain"] == (
         "yes" if world.teams["a"].captain_id == a.pk else "no"
