@@ -13,6 +13,9 @@ def test_remove_asks_first_then_names_the_member(client, world):
     teams_page = client.get(reverse("console:teams", args=[c]), HTTP_ACCEPT_LANGUAGE="ja")
     address = reverse("console:member_remove", args=[c, team.pk, member.pk])
     assert f'href="{address}"' in teams_page.content.decode()
+    # The link says what the confirmation and the captain's page say: 外す, not 削除 (delete).
+    link = f'data-testid="remove-{member.username}">外す</a>'
+    assert link in teams_page.content.decode()
     asked = client.get(address, HTTP_ACCEPT_LANGUAGE="ja")
     assert asked.status_code == 200
     page = asked.content.decode()
