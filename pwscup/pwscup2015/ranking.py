@@ -287,8 +287,12 @@ def rule_text(round) -> str:
     parts = [
         _("Representative submission: %(rule)s.")
         % {"rule": round.pwscup2015.get_selection_rule_display()},
-        _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
-        % {"gates": gates or _("none")},
+        (
+            _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
+            % {"gates": gates}
+            if gates
+            else _("Utility gates: none (every scored submission is ranked).")
+        ),
         _(
             "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, the built-in kit attacker and every team's attack)."
         )
