@@ -4,7 +4,7 @@ leaderboard (*Results*), shown after the close only (spec §7.6), as a page or C
 tabs themselves are ``pwscup.dp.views.tabs``."""
 
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from pwscup.accounts.access import kind_view
@@ -32,6 +32,9 @@ def level_page(request, access, level):
     script (``static/live.js``) fetches when the team's live version moved while a worker
     checks one."""
     dp_round = dp_round_or_404(access)
+    if access.team is None and level in {item["id"] for item in dp_round.config["levels"]}:
+        # No team (never joined, or removed): the Submit tab offers to create or join one.
+        return redirect("round_tab", access.competition.slug, access.round.slug, SUBMIT)
     team = team_or_404(access)
     # Read before the estimates: one that changes after it makes the next poll a 200.
     etag = live_etag(round_id=access.round.pk, team_id=team.pk)
