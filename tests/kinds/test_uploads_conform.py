@@ -290,7 +290,7 @@ def test_the_limit_per_target_refuses_the_next_attack_on_that_target_only(player
     assert "2 uploads allowed on this target" in refused.message
     with translation.override("ja"):
         refused_ja = refusal_of(lambda: player.attack(arena, "a", "b", 3))
-    assert "標的" in refused_ja.message and "2" in refused_ja.message
+    assert "攻撃対象" in refused_ja.message and "2" in refused_ja.message
     assert type(kept[0]).objects.filter(team=arena.teams["a"]).count() == 2
     assert player.attack(arena, "a", "c", 1).number == 3  # another target
     assert player.attack(arena, "c", "b", 1).number == 1  # another team

@@ -276,7 +276,7 @@ def test_the_sequential_standings_before_any_freeze_say_no_release_is_frozen(seq
     """Not "Over the frozen releases 1 … 0 (of 2)": nothing is frozen yet, and the API's note
     and the leaderboard page's heading say so, in the reader's language."""
     user = seq.users["a"]
-    for language, said in (("en", "No release is frozen yet"), ("ja", "まだ凍結したリリース")):
+    for language, said in (("en", "No release is frozen yet"), ("ja", "まだ凍結した公開データ")):
         board = Client().get(
             address(seq, "round-standings"), HTTP_ACCEPT_LANGUAGE=language, **bearer(user)
         )
