@@ -151,10 +151,27 @@ def test_only_the_captain_removes_members_and_renews_the_code(world):
     assert new_code != old_code
     team_member_remove(team=team, member=carol, by=captain)
     assert set(team.members.all()) == {captain, bob}
-    # Carol may come back only with the new code.
+    # The removal renewed the code again: the link Carol knew no longer joins the team; she
+    # comes back only if the team gives her the code it has now.
+    team.refresh_from_db()
+    assert team.invitation_code not in (old_code, new_code)
+    for known in (old_code, new_code):
+        with pytest.raises(Refused, match="not valid"):
+            team_join(code=known, user=carol)
+    team_join(code=team.invitation_code, user=carol)
+
+
+@pytest.mark.django_db
+def test_a_member_an_organizer_removed_cannot_rejoin_with_the_link_they_knew(world):
+    # A lecturer removes a student from a team: the student's link no longer joins it.
+    captain, student = account("cap2"), account("student")
+    team = team_create(competition=world.competition, name="Duo", captain=captain)
+    team_join(code=team.invitation_code, user=student)
+    known = team.invitation_code
+    team_member_remove(team=team, member=student, by=None)
     with pytest.raises(Refused, match="not valid"):
-        team_join(code=old_code, user=carol)
-    team_join(code=new_code, user=carol)
+        team_join(code=known, user=student)
+    assert not Membership.objects.filter(team=team, user=student).exists()
 
 
 @pytest.mark.django_db

@@ -200,7 +200,9 @@ def _check_captain(*, team: Team, user) -> None:
 @transaction.atomic
 def team_member_remove(*, team: Team, member, by) -> None:
     """The captain (``by``) removes ``member``; the captain cannot remove themselves.
-    ``by=None`` is an organizer, who may remove anyone (the captaincy then passes on)."""
+    ``by=None`` is an organizer, who may remove anyone (the captaincy then passes on). The
+    team's invitation code is renewed: the link the removed member knew no longer joins it
+    (the members left see the new link on their team page)."""
     team = Team.objects.select_for_update().get(pk=team.pk)
     if by is not None:
         _check_captain(team=team, user=by)
@@ -213,10 +215,11 @@ def team_member_remove(*, team: Team, member, by) -> None:
             % {"user": member.get_username(), "team": team.name},
             status=404,
         )
+    team.invitation_code = new_invitation_code()
     if team.captain_id == member.pk:
         successor = team.memberships.order_by("joined_at", "pk").first()
         team.captain = successor.user if successor else None
-        team.save(update_fields=["captain"])
+    team.save(update_fields=["captain", "invitation_code"])
 
 
 @transaction.atomic
