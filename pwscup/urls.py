@@ -60,6 +60,16 @@ urlpatterns = [
         standings.standings_download,
         name="competition_standings_csv",
     ),
+    path(
+        "c/<slug:competition_slug>/standings/<slug:key>/",
+        standings.standings_page,
+        name="competition_standings_division",
+    ),
+    path(
+        "c/<slug:competition_slug>/standings/<slug:key>.csv",
+        standings.standings_download,
+        name="competition_standings_division_csv",
+    ),
     # The round page and every round kind's pages (pwscup/kinds/).
     *kind_urlpatterns(),
     # Every kind's pages whose address names no round (an upload by its id).

@@ -12,7 +12,8 @@ The layout (``docs/archive.md``)::
                        the full variant only
     awards.csv         the judged awards (pwscup.accounts), in both variants
     standings.csv      the competition's standings, when the organizers set them
-                       (pwscup.competitions.standings)
+                       (pwscup.competitions.standings): its first division;
+    standings-<key>.csv each other division
 
 Each version is written twice from the same round outcomes: the full variant, with the
 slides, for those who may see the published slides (``published_slides_visible_to``), and
@@ -33,7 +34,7 @@ from django.utils.text import slugify
 from pwscup.accounts.selectors import awards_csv
 from pwscup.archives.selectors import ArchiveRounds
 from pwscup.competitions import totals
-from pwscup.competitions.standings import standings_csv_bytes
+from pwscup.competitions.standings import standings_csv_files
 from pwscup.core.exports import csv_bytes
 from pwscup.core.files import CHUNK, opened
 from pwscup.kinds import kind_of
@@ -190,7 +191,8 @@ no original table, no sample, no permutation and no attack ground truth.
 
 Folders: `rounds/<round>/` (one per round whose results were published){folders_en}.
 `awards.csv` lists the awards the judges gave (empty but for its header when none).
-`standings.csv`, when present, is the competition's standings (its rounds' rankings combined).
+`standings.csv`, when present, is the competition's standings (its rounds' rankings combined);
+`standings-<key>.csv`, each of its other divisions.
 `rounds/<round>/total.csv` and `attack_top.csv`, when the round has them, are its total by
 the organizers' formula and its attack score against the top N releases.
 
@@ -209,6 +211,7 @@ the organizers' formula and its attack score against the top N releases.
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
 `awards.csv` は審査員が授与した賞の一覧です（賞がなければ見出し行のみ）。
 `standings.csv` があれば、コンペティションの総合順位（各ラウンドの順位の組み合わせ）です。
+`standings-<キー>.csv` は、そのほかの部門の順位です。
 ラウンドに合計の式や上位 N 件に対する攻撃スコアがあれば、`rounds/<ラウンド>/total.csv` と
 `attack_top.csv` がそれです。
 """
@@ -301,9 +304,8 @@ def write_archive(
         if with_slides:
             _write_slides(archive, written, competition)
         _write_bytes(archive, written, "awards.csv", awards_csv(competition=competition))
-        standings = standings_csv_bytes(competition=competition)
-        if standings is not None:
-            _write_bytes(archive, written, "standings.csv", standings)
+        for name, content in standings_csv_files(competition=competition):
+            _write_bytes(archive, written, name, content)
         data_card = {
             "competition": {"name": competition.name, "slug": competition.slug},
             "rounds": cards,

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.manifest import MANIFEST_NAME
-from pwscup.competitions.standings import EntryInput, standings_settings, standings_update
+from pwscup.competitions.standings import standings_settings
+from pwscup.competitions.standings_services import EntryInput, standings_update
 
 
 def standings_entry(*, competition) -> dict | None:

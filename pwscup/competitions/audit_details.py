@@ -32,6 +32,7 @@ LABELS = {
     "data_choice": _("Data choice"),
     "data_choices": _("Data choices"),
     "data_pack": _("Data pack"),
+    "division": _("Division"),
     "fields": _("Changed fields"),
     "frozen_steps": _("Frozen steps"),
     "include_hidden": _("Hidden data included"),

@@ -1,5 +1,7 @@
 """Competition standings: the rankings of several rounds (a preliminary and a final)
-combined into one table (docs/organizers.md, "Standings").
+combined into one table (docs/organizers.md, "Standings"), one per division of the
+competition (an anonymization and an attack division); the first division is the one the
+addresses without a key show. The writes are in ``standings_services``.
 
 The settings (``Standings``, ``StandingsRound``) say which rounds count, with which weight,
 which of each round's rankings (its kind's ``ranking_keys``) and the rule
@@ -16,13 +18,8 @@ rounds' ranks are shown meanwhile.
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.utils.translation import gettext as _
-
-from pwscup.competitions.models import AuditEntry, Competition, Round
-from pwscup.competitions.services import audit_record
-from pwscup.competitions.standings_models import Standings, StandingsRound
+from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.standings_models import Standings
 from pwscup.competitions.totals import round_published_rankings, round_ranking_keys
 from pwscup.core.exports import csv_bytes
 from pwscup.kinds.rankings import RankingKey
@@ -85,20 +82,33 @@ class StandingsTable:
         return list(seen.values())
 
 
-def standings_settings(*, competition: Competition) -> Standings | None:
-    return (
-        Standings.objects.filter(competition=competition).prefetch_related("entries__round").first()
+def standings_divisions(*, competition: Competition) -> list[Standings]:
+    """The competition's divisions in their order (empty: it shows no standings)."""
+    return list(
+        Standings.objects.filter(competition=competition)
+        .order_by("order", "pk")
+        .prefetch_related("entries__round")
     )
 
 
-def _declared(round_: Round) -> dict[str, RankingKey]:
+def standings_settings(*, competition: Competition, key: str | None = None) -> Standings | None:
+    """The division ``key`` of the competition, or its first one when ``key`` is ``None``
+    (``None``: no such division)."""
+    divisions = Standings.objects.filter(competition=competition)
+    if key is not None:
+        divisions = divisions.filter(key=key)
+    return divisions.order_by("order", "pk").prefetch_related("entries__round").first()
+
+
+def declared_rankings(round_: Round) -> dict[str, RankingKey]:
+    """The round's kind's rankings by key."""
     return {ranking.key: ranking for ranking in round_ranking_keys(round_)}
 
 
 def _columns(entries) -> tuple[list[Column], dict]:
     columns, published = [], {}
     for entry in entries:
-        declared = _declared(entry.round)
+        declared = declared_rankings(entry.round)
         rankings = {r.key: r for r in round_published_rankings(entry.round)}
         for key in entry.rankings:
             if key not in declared:
@@ -110,11 +120,24 @@ def _columns(entries) -> tuple[list[Column], dict]:
     return columns, published
 
 
-def standings_of(*, competition: Competition) -> StandingsTable | None:
-    """The competition's standings table, or ``None`` when the organizers set none."""
-    settings = standings_settings(competition=competition)
-    if settings is None:
-        return None
+def standings_of(*, competition: Competition, key: str | None = None) -> StandingsTable | None:
+    """The table of the competition's division ``key`` (``None``: its first), or ``None``
+    when the organizers set no such division."""
+    settings = standings_settings(competition=competition, key=key)
+    return None if settings is None else standings_table(settings)
+
+
+def standings_tables(*, competition: Competition) -> list[tuple[Standings, StandingsTable]]:
+    """Every division of the competition with its table, in their order."""
+    return [
+        (division, standings_table(division))
+        for division in standings_divisions(competition=competition)
+    ]
+
+
+def standings_table(settings: Standings) -> StandingsTable:
+    """One division's table (its entries prefetched with their rounds, as the selectors
+    above give them)."""
     columns, published = _columns(settings.entries.all())
     teams = {}
     for rows in published.values():
@@ -185,99 +208,15 @@ def standings_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
     return header, rows
 
 
-def standings_csv_bytes(*, competition: Competition) -> bytes | None:
-    """``standings.csv`` of the results archive (``None``: the competition has none)."""
-    table = standings_of(competition=competition)
-    return None if table is None else csv_bytes(*standings_csv(table))
+def standings_csv_files(*, competition: Competition) -> list[tuple[str, bytes]]:
+    """The results archive's standings files, one per division: the first is
+    ``standings.csv``, the others ``standings-<key>.csv`` (empty: the competition has none)."""
+    files = []
+    for index, (division, table) in enumerate(standings_tables(competition=competition)):
+        name = "standings.csv" if index == 0 else f"standings-{division.key}.csv"
+        files.append((name, csv_bytes(*standings_csv(table))))
+    return files
 
 
 def _cell(value):
     return "" if value is None else value
-
-
-# --- the one service that writes the settings ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EntryInput:
-    """One round as an entry point hands it in (the console's form, a bundle's import)."""
-
-    round: Round
-    weight: Decimal
-    rankings: tuple[str, ...]
-
-
-def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> None:
-    errors = []
-    if rule not in rules.RULES:
-        errors.append(_("Choose how the rankings combine."))
-    seen, directions = set(), set()
-    for entry in entries:
-        name = entry.round.name
-        if entry.round.competition_id != competition.pk:
-            errors.append(_("%(round)s is not a round of this competition.") % {"round": name})
-            continue
-        if entry.round.pk in seen:
-            errors.append(_("%(round)s is counted twice.") % {"round": name})
-        seen.add(entry.round.pk)
-        if entry.weight is None or entry.weight <= 0:
-            errors.append(_("The weight of %(round)s must be above 0.") % {"round": name})
-        declared = _declared(entry.round)
-        if not entry.rankings:
-            errors.append(_("Tick at least one ranking of %(round)s.") % {"round": name})
-        for key in entry.rankings:
-            if key not in declared:
-                errors.append(_("%(round)s has no ranking %(key)s.") % {"round": name, "key": key})
-            else:
-                directions.add(declared[key].higher_is_better)
-    if rule == rules.WEIGHTED_SCORE and len(directions) > 1:
-        errors.append(
-            _(
-                "A weighted sum of scores needs rankings whose scores point the same way "
-                "(all higher is better, or all lower is better); combine these by rank."
-            )
-        )
-    if errors:
-        raise ValidationError(errors)
-
-
-@transaction.atomic
-def standings_update(
-    *, user, competition: Competition, rule: str, entries: list[EntryInput]
-) -> Standings | None:
-    """Set the competition's standings (``entries`` empty: remove them). Raises
-    ``ValidationError`` (a list of messages naming the round) when a round is not the
-    competition's, a weight is not above 0, a ranking is not one its kind declares, or a
-    weighted sum of scores would add scores pointing opposite ways."""
-    if not entries:
-        deleted, _rows = Standings.objects.filter(competition=competition).delete()
-        if deleted:
-            audit_record(
-                user=user,
-                competition=competition,
-                action=AuditEntry.Action.COMPETITION_EDITED,
-                standings="removed",
-            )
-        return None
-    _check(competition, rule, entries)
-    standings, _created = Standings.objects.update_or_create(
-        competition=competition, defaults={"rule": rule}
-    )
-    standings.entries.all().delete()
-    StandingsRound.objects.bulk_create(
-        StandingsRound(
-            standings=standings,
-            round=entry.round,
-            weight=entry.weight,
-            rankings=list(entry.rankings),
-        )
-        for entry in entries
-    )
-    audit_record(
-        user=user,
-        competition=competition,
-        action=AuditEntry.Action.COMPETITION_EDITED,
-        standings=rule,
-        rounds=[f"{e.round.slug} ×{e.weight} ({', '.join(e.rankings)})" for e in entries],
-    )
-    return standings

@@ -1,5 +1,5 @@
-"""The console's standings form: the combination rule, then one row per round of the
-competition (count it or not, its weight, which of its rankings). Plain fields, no JSON;
+"""The console's standings form: the division's key and names, the combination rule, then
+one row per round of the competition (count it or not, its weight, which of its rankings). Plain fields, no JSON;
 the service (``pwscup.competitions.standings.standings_update``) checks the values."""
 
 from decimal import Decimal
@@ -8,9 +8,42 @@ from django import forms
 from django.forms.formsets import TOTAL_FORM_COUNT
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.standings import EntryInput, default_weights
-from pwscup.competitions.standings_models import Standings
+from pwscup.competitions.standings import default_weights
+from pwscup.competitions.standings_models import DIVISION_NAME_MAX_LENGTH, Standings
+from pwscup.competitions.standings_services import FIRST_KEY, DivisionInput, EntryInput
 from pwscup.competitions.totals import round_ranking_keys
+
+
+class DivisionForm(forms.Form):
+    """A division's address and names (the service checks the key is free)."""
+
+    key = forms.SlugField(
+        label=_("Key"),
+        max_length=50,
+        help_text=_(
+            "Its address: /c/<competition>/standings/<key>/ (lower-case letters, digits, hyphens)."
+        ),
+    )
+    name_en = forms.CharField(
+        label=_("Name (English)"), max_length=DIVISION_NAME_MAX_LENGTH, required=False
+    )
+    name_ja = forms.CharField(
+        label=_("Name (Japanese)"),
+        max_length=DIVISION_NAME_MAX_LENGTH,
+        required=False,
+        help_text=_("Both empty: the division reads “Standings”."),
+    )
+
+    def division(self) -> DivisionInput:
+        data = self.cleaned_data
+        return DivisionInput(key=data["key"], name_en=data["name_en"], name_ja=data["name_ja"])
+
+
+def division_initial(standings) -> dict:
+    """The saved division's key and names; a new one's key is ``overall``."""
+    if standings is None:
+        return {"key": FIRST_KEY}
+    return {"key": standings.key, "name_en": standings.name_en, "name_ja": standings.name_ja}
 
 
 class StandingsRuleForm(forms.Form):

@@ -1,49 +1,112 @@
-"""The console's standings page (thin: the forms collect, ``standings_update`` checks and
-writes)."""
+"""The console's standings pages: one division's settings (the first's at the address it
+always had), a new division, a division's removal (thin: the forms collect,
+``pwscup.competitions.standings_services`` checks and writes)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from pwscup.competitions.selectors import console_competition
-from pwscup.competitions.standings import standings_settings, standings_update
-from pwscup.console.standings_forms import StandingsFormSet, StandingsRuleForm, standings_initial
+from pwscup.competitions.standings import standings_settings
+from pwscup.competitions.standings_services import (
+    standings_division_add,
+    standings_division_remove,
+    standings_update,
+)
+from pwscup.console.standings_forms import (
+    DivisionForm,
+    StandingsFormSet,
+    StandingsRuleForm,
+    division_initial,
+    standings_initial,
+)
 
 
-@login_required
-def standings_edit(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    rounds = list(competition.rounds.all())
-    settings = standings_settings(competition=competition)
-    rule_initial, rows_initial = standings_initial(settings, rounds)
+def _forms(request, settings, rounds, *, adding: bool):
+    rule_initial, rows_initial = standings_initial(None if adding else settings, rounds)
     data = request.POST if request.method == "POST" else None
-    rule_form = StandingsRuleForm(data, initial=rule_initial)
-    formset = StandingsFormSet(data, initial=rows_initial, rounds=rounds, prefix="rounds")
+    return (
+        data,
+        DivisionForm(data, initial={} if adding else division_initial(settings), prefix="division"),
+        StandingsRuleForm(data, initial=rule_initial),
+        StandingsFormSet(data, initial=rows_initial, rounds=rounds, prefix="rounds"),
+    )
+
+
+def _page(request, competition, key, *, adding: bool):
+    """The form of the division ``key`` (``None``: the first, or the competition's first
+    standings when it has none) or, ``adding``, of a new division."""
+    rounds = list(competition.rounds.all())
+    settings = None if adding else standings_settings(competition=competition, key=key)
+    if key is not None and settings is None and not adding:
+        raise Http404(_("This competition has no such division."))
+    data, division_form, rule_form, formset = _forms(request, settings, rounds, adding=adding)
     errors = []
-    if data is not None and rule_form.is_valid() and formset.is_valid():
+    forms_valid = data is not None and division_form.is_valid() and rule_form.is_valid()
+    if forms_valid and formset.is_valid():
+        fields = {
+            "user": request.user,
+            "competition": competition,
+            "division": division_form.division(),
+            "rule": rule_form.cleaned_data["rule"],
+            "entries": formset.entries(),
+        }
         try:
-            standings_update(
-                user=request.user,
-                competition=competition,
-                rule=rule_form.cleaned_data["rule"],
-                entries=formset.entries(),
-            )
+            if adding:
+                saved = standings_division_add(**fields)
+            else:
+                saved = standings_update(key=settings and settings.key, **fields)
         except ValidationError as error:
             errors = error.messages
         else:
             messages.success(request, _("Standings saved."))
-            return redirect("console:standings", competition.slug)
+            if key is None and not adding or saved is None:
+                return redirect("console:standings", competition.slug)
+            return redirect("console:standings_division", competition.slug, saved.key)
     return render(
         request,
         "console/standings.html",
         {
             "competition": competition,
+            "division": settings,
+            "adding": adding,
+            "division_form": division_form,
             "rule_form": rule_form,
             "formset": formset,
             "errors": errors,
-            # The public page is a 404 until the standings are set.
-            "standings_set": settings is not None,
+            # The public page is a 404 until the standings are set; the first division's
+            # is the competition's standings page, as before divisions.
+            "public_url": settings
+            and (
+                reverse("competition_standings", args=[competition.slug])
+                if key is None
+                else reverse("competition_standings_division", args=[competition.slug, key])
+            ),
         },
     )
+
+
+@login_required
+def standings_edit(request, competition_slug, key=None):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    return _page(request, competition, key, adding=False)
+
+
+@login_required
+def standings_add(request, competition_slug):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    return _page(request, competition, None, adding=True)
+
+
+@login_required
+@require_POST
+def standings_remove(request, competition_slug, key):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    standings_division_remove(user=request.user, competition=competition, key=key)
+    messages.success(request, _("Division removed."))
+    return redirect("console:competition", competition.slug)

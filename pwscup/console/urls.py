@@ -35,6 +35,18 @@ urlpatterns = [
         name="participants_csv",
     ),
     path(competition + "standings/", standings_views.standings_edit, name="standings"),
+    # "add" is a key no division may take (standings_services.RESERVED_KEYS).
+    path(competition + "standings/add/", standings_views.standings_add, name="standings_add"),
+    path(
+        competition + "standings/<slug:key>/",
+        standings_views.standings_edit,
+        name="standings_division",
+    ),
+    path(
+        competition + "standings/<slug:key>/remove/",
+        standings_views.standings_remove,
+        name="standings_remove",
+    ),
     path(team + "rename/", views.team_rename, name="team_rename"),
     path(team + "disqualify/", views.team_disqualify, name="team_disqualify"),
     path(team + "reinstate/", views.team_reinstate, name="team_reinstate"),

@@ -1,4 +1,4 @@
-"""The competition's standings page and its CSV (``pwscup.competitions.standings``: the
+"""The competition's standings page (every division, or one) and its CSV (``pwscup.competitions.standings``: the
 settings and the table), for everyone who sees the competition: only published rounds give
 rows, so the page tells nothing the rounds' own pages do not."""
 
@@ -6,11 +6,19 @@ from dataclasses import dataclass
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.selectors import competitions_for_user
 from pwscup.competitions.selectors import user_is_organizer
-from pwscup.competitions.standings import StandingsTable, standings_csv, standings_of
+from pwscup.competitions.standings import (
+    StandingsTable,
+    standings_csv,
+    standings_of,
+    standings_settings,
+    standings_table,
+    standings_tables,
+)
 from pwscup.core.exports import csv_response
 from scoring.display import format_figure
 
@@ -60,30 +68,66 @@ def standings_chart(table: StandingsTable) -> dict | None:
     }
 
 
-def _table(request, competition_slug):
-    competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
-    table = standings_of(competition=competition)
-    if table is None:
+def _competition(request, competition_slug):
+    return get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
+
+
+def _shown(division, table, *, csv_url: str) -> dict:
+    return {
+        "division": division,
+        "csv_url": csv_url,
+        "table": table,
+        "rows": [(row, list(zip(table.columns, row.cells, strict=True))) for row in table.rows],
+        "chart": standings_chart(table),
+    }
+
+
+def standings_page(request, competition_slug, key=None):
+    """Every division of the competition (``key``: that one only), each with its chart and
+    table."""
+    competition = _competition(request, competition_slug)
+    slug = competition.slug
+    if key is None:
+        # The first division's CSV keeps the address it had before divisions.
+        shown = [
+            _shown(
+                division,
+                table,
+                csv_url=reverse("competition_standings_csv", args=[slug])
+                if index == 0
+                else reverse("competition_standings_division_csv", args=[slug, division.key]),
+            )
+            for index, (division, table) in enumerate(standings_tables(competition=competition))
+        ]
+    else:
+        division = standings_settings(competition=competition, key=key)
+        shown = []
+        if division is not None:
+            url = reverse("competition_standings_division_csv", args=[slug, division.key])
+            shown = [_shown(division, standings_table(division), csv_url=url)]
+    if not shown:
         raise Http404(_("This competition has no standings."))
-    return competition, table
-
-
-def standings_page(request, competition_slug):
-    competition, table = _table(request, competition_slug)
     return render(
         request,
         "competitions/standings.html",
         {
             "competition": competition,
-            "table": table,
-            "rows": [(row, list(zip(table.columns, row.cells, strict=True))) for row in table.rows],
-            "chart": standings_chart(table),
+            "divisions": shown,
+            # One division's page (or the only one's) names it in its heading.
+            "single": shown[0]["division"] if key is not None or len(shown) == 1 else None,
+            # One division's page links the page of them all, when there are others.
+            "all_link": key is not None and competition.standings_divisions.count() > 1,
             "is_organizer": user_is_organizer(user=request.user, competition=competition),
         },
     )
 
 
-def standings_download(request, competition_slug):
-    competition, table = _table(request, competition_slug)
+def standings_download(request, competition_slug, key=None):
+    """The CSV of the division ``key`` (``None``: the first)."""
+    competition = _competition(request, competition_slug)
+    table = standings_of(competition=competition, key=key)
+    if table is None:
+        raise Http404(_("This competition has no standings."))
     header, rows = standings_csv(table)
-    return csv_response(f"{competition.slug}-standings.csv", header, rows)
+    name = f"{competition.slug}-standings" + ("" if key is None else f"-{key}")
+    return csv_response(f"{name}.csv", header, rows)

@@ -4,7 +4,8 @@ teams after it, a disqualified team left out as in the round."""
 
 from decimal import Decimal
 
-from pwscup.competitions.standings import EntryInput, standings_of, standings_update
+from pwscup.competitions.standings import standings_of
+from pwscup.competitions.standings_services import EntryInput, standings_update
 from pwscup.console.services import console_team_disqualify
 from pwscup.kinds import kind_of
 

@@ -17,7 +17,7 @@ import pytest
 import schemathesis
 
 from pwscup.api.services import api_token_create
-from pwscup.competitions.standings import EntryInput, standings_update
+from pwscup.competitions.standings_services import EntryInput, standings_update
 from pwscup.kinds.layout import kind_package
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from tests.pwscup.api_fuzz import MAX_EXAMPLES, OTHER_KIND_EXAMPLES, fuzz, view_module

@@ -20,8 +20,9 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.services import competition_create, round_of_kind_create
-from pwscup.competitions.standings import EntryInput, standings_of, standings_update
+from pwscup.competitions.standings import standings_of
 from pwscup.competitions.standings_models import Standings
+from pwscup.competitions.standings_services import EntryInput, standings_update
 from pwscup.kinds import RoundKind, register, unregister
 from pwscup.kinds.rankings import RankingKey, RankingRow, RoundRanking
 from pwscup.kinds.round_basics import RoundBasics

@@ -10,8 +10,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from pwscup.bundles.selectors import competition_bundle
-from pwscup.competitions.standings import EntryInput, standings_of, standings_update
+from pwscup.competitions.standings import standings_of
 from pwscup.competitions.standings_models import Standings
+from pwscup.competitions.standings_services import EntryInput, standings_update
 from pwscup.console.services import console_team_disqualify
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015.leaderboards.selectors import final_ranking

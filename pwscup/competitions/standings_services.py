@@ -1,0 +1,217 @@
+"""The services that write the competition's standings: one division's settings
+(``standings_update``), a new division (``standings_division_add``) and its removal
+(``standings_division_remove``). Every entry point (the console, a bundle's import) calls
+them; each check is here, each write is in the audit log."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.services import audit_record
+from pwscup.competitions.standings import declared_rankings, standings_settings
+from pwscup.competitions.standings_models import DIVISION_NAME_MAX_LENGTH, Standings, StandingsRound
+from scoring import standings as rules
+
+# The key of the division a competition's standings start with (and that every competition's
+# one standings took when divisions came: competitions' migration 0026).
+FIRST_KEY = "overall"
+# Keys the console's addresses take (/console/<competition>/standings/add/).
+RESERVED_KEYS = frozenset({"add"})
+KEY_MAX_LENGTH = 50
+
+
+@dataclass(frozen=True)
+class EntryInput:
+    """One round as an entry point hands it in (the console's form, a bundle's import)."""
+
+    round: Round
+    weight: Decimal
+    rankings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DivisionInput:
+    """A division's key (its address in the competition) and its names (both empty: it
+    reads "Standings")."""
+
+    key: str
+    name_en: str = ""
+    name_ja: str = ""
+
+
+def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> None:
+    errors = []
+    if rule not in rules.RULES:
+        errors.append(_("Choose how the rankings combine."))
+    seen, directions = set(), set()
+    for entry in entries:
+        name = entry.round.name
+        if entry.round.competition_id != competition.pk:
+            errors.append(_("%(round)s is not a round of this competition.") % {"round": name})
+            continue
+        if entry.round.pk in seen:
+            errors.append(_("%(round)s is counted twice.") % {"round": name})
+        seen.add(entry.round.pk)
+        if entry.weight is None or entry.weight <= 0:
+            errors.append(_("The weight of %(round)s must be above 0.") % {"round": name})
+        declared = declared_rankings(entry.round)
+        if not entry.rankings:
+            errors.append(_("Tick at least one ranking of %(round)s.") % {"round": name})
+        for key in entry.rankings:
+            if key not in declared:
+                errors.append(_("%(round)s has no ranking %(key)s.") % {"round": name, "key": key})
+            else:
+                directions.add(declared[key].higher_is_better)
+    if rule == rules.WEIGHTED_SCORE and len(directions) > 1:
+        errors.append(
+            _(
+                "A weighted sum of scores needs rankings whose scores point the same way "
+                "(all higher is better, or all lower is better); combine these by rank."
+            )
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _check_division(competition: Competition, division: DivisionInput, *, current=None) -> None:
+    """The key is a slug, not one the console's addresses take, and no other division of
+    the competition has it; the names fit."""
+    errors = []
+    key = division.key
+    if not key or slugify(key) != key or len(key) > KEY_MAX_LENGTH:
+        errors.append(
+            _(
+                "The division's key must be lower-case letters, digits and hyphens (at most "
+                "%(limit)s)."
+            )
+            % {"limit": KEY_MAX_LENGTH}
+        )
+    elif key in RESERVED_KEYS:
+        errors.append(_("The key %(key)s is taken by the console; choose another.") % {"key": key})
+    else:
+        others = Standings.objects.filter(competition=competition, key=key)
+        if current is not None:
+            others = others.exclude(pk=current.pk)
+        if others.exists():
+            errors.append(_("Another division already has the key %(key)s.") % {"key": key})
+    if max(len(division.name_en), len(division.name_ja)) > DIVISION_NAME_MAX_LENGTH:
+        errors.append(
+            _("A division's name has at most %(limit)s characters.")
+            % {"limit": DIVISION_NAME_MAX_LENGTH}
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _write(standings: Standings, *, rule: str, entries: list[EntryInput], division) -> None:
+    standings.rule = rule
+    if division is not None:
+        standings.key = division.key
+        standings.name_en, standings.name_ja = division.name_en, division.name_ja
+    standings.save()
+    standings.entries.all().delete()
+    StandingsRound.objects.bulk_create(
+        StandingsRound(
+            standings=standings,
+            round=entry.round,
+            weight=entry.weight,
+            rankings=list(entry.rankings),
+        )
+        for entry in entries
+    )
+
+
+def _record_settings(user, standings: Standings, entries: list[EntryInput]) -> None:
+    """The audit line of a division's settings: its rule, its key, each round counted."""
+    audit_record(
+        user=user,
+        competition=standings.competition,
+        action=AuditEntry.Action.COMPETITION_EDITED,
+        standings=standings.rule,
+        division=standings.key,
+        rounds=[f"{e.round.slug} ×{e.weight} ({', '.join(e.rankings)})" for e in entries],
+    )
+
+
+def _next_order(competition: Competition) -> int:
+    highest = Standings.objects.filter(competition=competition).aggregate(Max("order"))
+    top = highest["order__max"]
+    return 0 if top is None else top + 1
+
+
+@transaction.atomic
+def standings_update(
+    *,
+    user,
+    competition: Competition,
+    rule: str,
+    entries: list[EntryInput],
+    key: str | None = None,
+    division: DivisionInput | None = None,
+) -> Standings | None:
+    """Set the division ``key`` of the competition's standings (``None``: its first one,
+    created with the key ``overall`` when it has none); ``division``: its new key and names
+    (``None``: unchanged). ``entries`` empty: remove the division.
+
+    Raises ``ValidationError`` (a list of messages naming the round) when there is no
+    division ``key``, a round is not the competition's, a weight is not above 0, a ranking
+    is not one its kind declares, a weighted sum of scores would add scores pointing
+    opposite ways, or the new key is not a free slug."""
+    standings = standings_settings(competition=competition, key=key)
+    if standings is None and key is not None:
+        raise ValidationError(_("The competition has no division %(key)s.") % {"key": key})
+    if not entries:
+        if standings is not None:
+            standings_division_remove(user=user, competition=competition, key=standings.key)
+        return None
+    _check(competition, rule, entries)
+    if division is not None:
+        _check_division(competition, division, current=standings)
+    if standings is None:
+        standings = Standings(
+            competition=competition, key=FIRST_KEY, order=_next_order(competition)
+        )
+    _write(standings, rule=rule, entries=entries, division=division)
+    _record_settings(user, standings, entries)
+    return standings
+
+
+@transaction.atomic
+def standings_division_add(
+    *,
+    user,
+    competition: Competition,
+    division: DivisionInput,
+    rule: str,
+    entries: list[EntryInput],
+) -> Standings:
+    """Add a division after the competition's others. Raises ``ValidationError`` as
+    ``standings_update`` does, and when no round counts."""
+    if not entries:
+        raise ValidationError(_("Tick at least one round that counts in the division."))
+    _check(competition, rule, entries)
+    _check_division(competition, division)
+    standings = Standings(competition=competition, order=_next_order(competition))
+    _write(standings, rule=rule, entries=entries, division=division)
+    _record_settings(user, standings, entries)
+    return standings
+
+
+@transaction.atomic
+def standings_division_remove(*, user, competition: Competition, key: str) -> None:
+    """Remove the division ``key`` (nothing when the competition has none such)."""
+    deleted, _rows = Standings.objects.filter(competition=competition, key=key).delete()
+    if deleted:
+        audit_record(
+            user=user,
+            competition=competition,
+            action=AuditEntry.Action.COMPETITION_EDITED,
+            standings="removed",
+            division=key,
+        )
