@@ -37,6 +37,11 @@ urlpatterns = [
         standings.CompetitionStandingsView.as_view(),
         name="competition-standings",
     ),
+    path(
+        "v1/competitions/<str:competition_slug>/standings/<str:division_key>/",
+        standings.CompetitionStandingsDivisionView.as_view(),
+        name="competition-standings-division",
+    ),
     path(ROUND_PREFIX + "status/", rounds.RoundStatusView.as_view(), name="round-status"),
     path(ROUND_PREFIX + "standings/", rounds.RoundStandingsView.as_view(), name="round-standings"),
     path(

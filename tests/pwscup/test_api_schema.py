@@ -61,6 +61,7 @@ def real_path_parameters(world, operation) -> dict:
         "competition_slug": world.competition.slug,
         "round_slug": world.round.slug,
         "team_slug": "teamB",
+        "division_key": "overall",  # the standings the world's fixture sets
         "id": pk,  # drf-spectacular names a ``pk`` path parameter ``id``
     }
 

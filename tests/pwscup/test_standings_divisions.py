@@ -216,3 +216,24 @@ def test_the_public_pages_show_every_division_and_each_alone(season, client):  #
     )
     detail = client.get(reverse("competition_detail", args=[slug])).content.decode()
     assert f'href="{attack_url}"' in detail
+
+
+def test_the_api_answers_the_first_division_and_lists_them_all(season, client):  # noqa: F811
+    competition, rounds, _organizer = season
+    publish()
+    two_divisions(competition, rounds)
+    slug = competition.slug
+    answer = client.get(reverse("api:competition-standings", args=[slug])).json()
+    assert (answer["key"], answer["name"], answer["rule"]) == (
+        "anonymization",
+        "Anonymization division",
+        "weighted_rank",
+    )
+    assert [row["team"]["slug"] for row in answer["rows"]] == list("CABED")
+    attack_url = reverse("api:competition-standings-division", args=[slug, "attack"])
+    assert answer["divisions"][1] == {"key": "attack", "name": "Attack division", "url": attack_url}
+    one = client.get(attack_url, headers={"accept-language": "ja"}).json()
+    assert (one["key"], one["name"]) == ("attack", "攻撃部門")
+    assert [row["team"]["slug"] for row in one["rows"]] == list("ADCBE")
+    missing = reverse("api:competition-standings-division", args=[slug, "nope"])
+    assert client.get(missing).status_code == 404

@@ -1,7 +1,10 @@
 """The competition's standings (``pwscup.competitions.standings``): the same table as the
-standings page and its CSV, for anyone who sees the competition."""
+standings page and its CSV, for anyone who sees the competition. ``…/standings/`` answers
+the first division (the shape it had before divisions) with the list of every division;
+``…/standings/<key>/`` answers one."""
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
@@ -11,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.accounts.selectors import competitions_for_user
-from pwscup.competitions.standings import standings_of
+from pwscup.competitions.standings import standings_divisions, standings_table
 from pwscup.core.rest import TeamRefSerializer, errors
 
 
@@ -46,7 +49,18 @@ class StandingsRowSerializer(serializers.Serializer):
     )
 
 
+class DivisionRefSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text=gettext_lazy("The division's address (slug)."))
+    name = serializers.CharField(help_text=gettext_lazy("Its name in the answer's language."))
+    url = serializers.CharField(help_text=gettext_lazy("Its standings in this API."))
+
+
 class CompetitionStandingsSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text=gettext_lazy("The division's address (slug)."))
+    name = serializers.CharField(help_text=gettext_lazy("Its name in the answer's language."))
+    divisions = DivisionRefSerializer(
+        many=True, help_text=gettext_lazy("Every division of the competition, in order.")
+    )
     rule = serializers.ChoiceField(choices=["weighted_rank", "inverse_rank_sum", "weighted_score"])
     rule_label = serializers.CharField()
     higher_is_better = serializers.BooleanField(
@@ -61,8 +75,11 @@ class CompetitionStandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
 
 
-def _data(table) -> dict:
+def _data(table, division, divisions) -> dict:
     return {
+        "key": division.key,
+        "name": division.name,
+        "divisions": divisions,
         "rule": table.rule,
         "rule_label": table.rule_label,
         "higher_is_better": table.higher_is_better,
@@ -98,16 +115,39 @@ def _data(table) -> dict:
     }
 
 
+def _answer(request, competition_slug, key):
+    competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
+    divisions = standings_divisions(competition=competition)
+    division = next((d for d in divisions if key is None or d.key == key), None)
+    if division is None:
+        raise NotFound(_("This competition has no standings."))
+    listed = [
+        {
+            "key": each.key,
+            "name": each.name,
+            "url": reverse("api:competition-standings-division", args=[competition.slug, each.key]),
+        }
+        for each in divisions
+    ]
+    data = _data(standings_table(division), division, listed)
+    return Response(CompetitionStandingsSerializer(data).data)
+
+
 class CompetitionStandingsView(APIView):
     @extend_schema(
         responses={200: CompetitionStandingsSerializer, **errors(404)},
-        summary=gettext_lazy("The competition's standings: its rounds' rankings combined"),
+        summary=gettext_lazy(
+            "The competition's standings (its first division): its rounds' rankings combined"
+        ),
     )
     def get(self, request, competition_slug):
-        competition = get_object_or_404(
-            competitions_for_user(user=request.user), slug=competition_slug
-        )
-        table = standings_of(competition=competition)
-        if table is None:
-            raise NotFound(_("This competition has no standings."))
-        return Response(CompetitionStandingsSerializer(_data(table)).data)
+        return _answer(request, competition_slug, None)
+
+
+class CompetitionStandingsDivisionView(APIView):
+    @extend_schema(
+        responses={200: CompetitionStandingsSerializer, **errors(404)},
+        summary=gettext_lazy("One division of the competition's standings"),
+    )
+    def get(self, request, competition_slug, division_key):
+        return _answer(request, competition_slug, division_key)
