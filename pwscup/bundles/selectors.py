@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.manifest import FORMAT, MANIFEST_NAME, VERSION, manifest_bytes, round_path
-from pwscup.bundles.standings import standings_entry
+from pwscup.bundles.standings import standings_entries
 from pwscup.bundles.zipped import zip_write
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Competition, Round
@@ -92,9 +92,7 @@ def competition_bundle(*, competition: Competition, options: ExportOptions | Non
             _window_entry(window, anchor) for window in competition_windows(competition=competition)
         ],
     }
-    standings = standings_entry(competition=competition)
-    if standings is not None:
-        manifest["standings"] = standings
+    manifest.update(standings_entries(competition=competition))
     members[MANIFEST_NAME] = manifest_bytes(manifest)
     return Bundle(manifest=manifest, data=zip_write(members))
 

@@ -206,7 +206,7 @@ def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail
             _window_import(
                 competition=competition, index=index, entry=entry, start=start, user=user
             )
-        standings_import(competition=competition, entry=manifest.get("standings"), user=user)
+        standings_import(competition=competition, manifest=manifest, user=user)
         audit_record(
             user=user,
             competition=competition,

@@ -12,7 +12,12 @@ from django.core.exceptions import ValidationError
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.standings import standings_of
 from pwscup.competitions.standings_models import Standings
-from pwscup.competitions.standings_services import EntryInput, standings_update
+from pwscup.competitions.standings_services import (
+    DivisionInput,
+    EntryInput,
+    standings_division_add,
+    standings_update,
+)
 from pwscup.console.services import console_team_disqualify
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015.leaderboards.selectors import final_ranking
@@ -142,3 +147,54 @@ def test_a_bundles_standings_are_checked_like_the_consoles(played):
             rule="weighted_score",
             entries=[EntryInput(world.round, Decimal(1), ("anonymization", "attack"))],
         )
+
+
+def add_attack_division(world):
+    standings_division_add(
+        user=world.organizer,
+        competition=world.competition,
+        division=DivisionInput("attack", "Attack division", "攻撃部門"),
+        rule="inverse_rank_sum",
+        entries=[EntryInput(world.round, Decimal("0.9"), ("attack",))],
+    )
+
+
+def test_the_archive_holds_one_standings_csv_per_division(played):
+    world = played
+    add_attack_division(world)
+    publish(world)
+    _archive, members = publish_and_read(world.competition, user=world.organizer)
+    assert "standings.csv" in members
+    rows = list(csv.reader(io.StringIO(members["standings-attack.csv"].decode())))
+    assert [row[:2] for row in rows[1:]] == [["1", "Team C"], ["2", "Team B"], ["", "Team A"]]
+
+
+def test_a_bundle_carries_every_division(played):
+    world = played
+    add_attack_division(world)
+    data = competition_bundle(competition=world.competition).data
+    manifest = manifest_of(data)
+    assert "key" not in manifest["standings"]  # the first, "overall", as before divisions
+    assert manifest["standings_divisions"] == [
+        {
+            "key": "attack",
+            "name_en": "Attack division",
+            "name_ja": "攻撃部門",
+            "rule": "inverse_rank_sum",
+            "rounds": [{"round": "r1", "weight": 0.9, "rankings": ["attack"]}],
+        }
+    ]
+    user = creator(world.organizer)
+    copy = _import(data, user, slug="copy-divisions")
+    divisions = Standings.objects.filter(competition=copy).order_by("order")
+    assert [(d.key, d.name_ja, d.rule) for d in divisions] == [
+        ("overall", "", "weighted_rank"),
+        ("attack", "攻撃部門", "inverse_rank_sum"),
+    ]
+
+    def clash(manifest):
+        manifest["standings_divisions"][0]["key"] = "overall"
+
+    assert _refused(rebuilt(data, change=clash), user) == [
+        "manifest.json: standings_divisions[0]: Another division already has the key overall."
+    ]
