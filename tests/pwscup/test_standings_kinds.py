@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from pwscup.bundles.selectors import competition_bundle
+from pwscup.bundles.services import competition_clone
 from pwscup.competitions.standings import standings_of
 from pwscup.competitions.standings_models import Standings
 from pwscup.competitions.standings_services import (
@@ -22,7 +23,7 @@ from pwscup.console.services import console_team_disqualify
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 from tests.pwscup.archive_world import play_2015, publish_and_read
-from tests.pwscup.bundle_helpers import creator, manifest_of, rebuilt
+from tests.pwscup.bundle_helpers import START, creator, manifest_of, rebuilt
 from tests.pwscup.factories import run_operations
 from tests.pwscup.test_bundles import _import, _refused
 
@@ -190,6 +191,18 @@ def test_a_bundle_carries_every_division(played):
     assert [(d.key, d.name_ja, d.rule) for d in divisions] == [
         ("overall", "", "weighted_rank"),
         ("attack", "攻撃部門", "inverse_rank_sum"),
+    ]
+
+    clone = competition_clone(
+        competition=world.competition,
+        name="Again",
+        slug="again-divisions",
+        start=START,
+        user=user,
+    )
+    assert [d.key for d in Standings.objects.filter(competition=clone).order_by("order")] == [
+        "overall",
+        "attack",
     ]
 
     def clash(manifest):
