@@ -3,9 +3,9 @@ division, each combining the preliminary and the final 1 : 9. The season (two ro
 teams, an anonymization and an attack ranking per round) is tests/pwscup/test_standings.py's.
 
 The expected orders were written by hand: anonymization A 0.1 × 1 + 0.9 × 2 = 1.9,
-B 0.2 + 2.7 = 2.9, C 0.3 + 0.9 = 1.2, D 0.4 + 4.5 = 4.9, E 0.5 + 3.6 = 4.1, so C, A, B, E, D;
-attack A 0.5 + 0.9 = 1.4, B 0.1 + 3.6 = 3.7, C 0.2 + 2.7 = 2.9, D 0.3 + 1.8 = 2.1,
-E 0.4 + 4.5 = 4.9, so A, D, C, B, E.
+B 0.2 + 0.9 = 1.1, C 0.3 + 2.7 = 3.0, D 0.4 + 4.5 = 4.9, E 0.5 + 3.6 = 4.1, so B, A, C, E, D;
+attack A 0.4 + 0.9 = 1.3, B 0.1 + 2.7 = 2.8, C 0.5 + 1.8 = 2.3, D 0.2 + 4.5 = 4.7,
+E 0.3 + 3.6 = 3.9, so A, C, B, E, D.
 """
 
 import importlib
@@ -43,14 +43,15 @@ def entries(rounds, key):
 
 
 def publish():
-    PUBLISHED["pre"] = {
-        "anonymization": ranking({"A": 1, "B": 2, "C": 3, "D": 4, "E": 5}),
-        "attack": ranking({"A": 5, "B": 1, "C": 2, "D": 3, "E": 4}),
+    rounds = {
+        "pre": ({"A": 1, "B": 2, "C": 3, "D": 4, "E": 5}, {"A": 4, "B": 1, "C": 5, "D": 2, "E": 3}),
+        "final": (
+            {"A": 2, "B": 1, "C": 3, "D": 5, "E": 4},
+            {"A": 1, "B": 3, "C": 2, "D": 5, "E": 4},
+        ),
     }
-    PUBLISHED["final"] = {
-        "anonymization": ranking({"A": 2, "B": 3, "C": 1, "D": 5, "E": 4}),
-        "attack": ranking({"A": 1, "B": 4, "C": 3, "D": 2, "E": 5}),
-    }
+    for slug, (anonymization, attack) in rounds.items():
+        PUBLISHED[slug] = {"anonymization": ranking(anonymization), "attack": ranking(attack)}
 
 
 def two_divisions(competition, rounds):
@@ -83,8 +84,8 @@ def test_2021_two_divisions_each_combine_the_preliminary_and_the_final(season): 
         "anonymization",
         "attack",
     ]
-    assert order(standings_of(competition=competition)) == ["C", "A", "B", "E", "D"]
-    assert order(standings_of(competition=competition, key="attack")) == ["A", "D", "C", "B", "E"]
+    assert order(standings_of(competition=competition)) == ["B", "A", "C", "E", "D"]
+    assert order(standings_of(competition=competition, key="attack")) == ["A", "C", "B", "E", "D"]
     assert standings_of(competition=competition, key="nope") is None
     files = standings_csv_files(competition=competition)
     assert [name for name, _content in files] == ["standings.csv", "standings-attack.csv"]
@@ -108,25 +109,17 @@ def test_a_division_key_is_a_free_slug(season):  # noqa: F811
                 entries=entries(rounds, "attack"),
             )
         assert message in caught.value.messages[0]
+
+    def set_attack(division):
+        attack = entries(rounds, "attack")
+        fields = {"rule": "weighted_rank", "entries": attack, "division": division}
+        standings_update(user=None, competition=competition, key="attack", **fields)
+
     # Renaming a division to its own key is no clash; to another's is.
-    standings_update(
-        user=None,
-        competition=competition,
-        key="attack",
-        rule="weighted_rank",
-        entries=entries(rounds, "attack"),
-        division=DivisionInput("attack", "Attackers"),
-    )
+    set_attack(DivisionInput("attack", "Attackers"))
     assert Standings.objects.get(key="attack").name_en == "Attackers"
     with pytest.raises(ValidationError):
-        standings_update(
-            user=None,
-            competition=competition,
-            key="attack",
-            rule="weighted_rank",
-            entries=entries(rounds, "attack"),
-            division=DivisionInput("anonymization"),
-        )
+        set_attack(DivisionInput("anonymization"))
     standings_division_remove(user=None, competition=competition, key="attack")
     assert [d.key for d in standings_divisions(competition=competition)] == ["anonymization"]
     lines = AuditEntry.objects.filter(competition=competition, detail__has_key="division")
@@ -210,7 +203,7 @@ def test_the_public_pages_show_every_division_and_each_alone(season, client):  #
     assert f'href="{csv_url}"' in one
     assert client.get(csv_url).content.decode().splitlines()[1].startswith("1,Team A,")
     first_csv = client.get(reverse("competition_standings_csv", args=[slug])).content.decode()
-    assert first_csv.splitlines()[1].startswith("1,Team C,")
+    assert first_csv.splitlines()[1].startswith("1,Team B,")
     assert client.get(reverse("competition_standings_division", args=[slug, "no"])).status_code == (
         404
     )
@@ -229,11 +222,11 @@ def test_the_api_answers_the_first_division_and_lists_them_all(season, client): 
         "Anonymization division",
         "weighted_rank",
     )
-    assert [row["team"]["slug"] for row in answer["rows"]] == list("CABED")
+    assert [row["team"]["slug"] for row in answer["rows"]] == list("BACED")
     attack_url = reverse("api:competition-standings-division", args=[slug, "attack"])
     assert answer["divisions"][1] == {"key": "attack", "name": "Attack division", "url": attack_url}
     one = client.get(attack_url, headers={"accept-language": "ja"}).json()
     assert (one["key"], one["name"]) == ("attack", "攻撃部門")
-    assert [row["team"]["slug"] for row in one["rows"]] == list("ADCBE")
+    assert [row["team"]["slug"] for row in one["rows"]] == list("ACBED")
     missing = reverse("api:competition-standings-division", args=[slug, "nope"])
     assert client.get(missing).status_code == 404
