@@ -37,12 +37,14 @@ class EntryInput:
 
 @dataclass(frozen=True)
 class DivisionInput:
-    """A division's key (its address in the competition) and its names (both empty: it
-    reads "Standings")."""
+    """A division's key (its address in the competition), its names (both empty: it reads
+    "Standings") and its place among the divisions (lowest first; ``None``: a new division
+    comes after the others, a saved one keeps its place)."""
 
     key: str
     name_en: str = ""
     name_ja: str = ""
+    order: int | None = None
 
 
 def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> None:
@@ -114,6 +116,8 @@ def _write(standings: Standings, *, rule: str, entries: list[EntryInput], divisi
     if division is not None:
         standings.key = division.key
         standings.name_en, standings.name_ja = division.name_en, division.name_ja
+        if division.order is not None:
+            standings.order = division.order
     standings.save()
     standings.entries.all().delete()
     StandingsRound.objects.bulk_create(

@@ -33,17 +33,34 @@ class DivisionForm(forms.Form):
         required=False,
         help_text=_("Both empty: the division reads “Standings”."),
     )
+    order = forms.IntegerField(
+        label=_("Order"),
+        min_value=0,
+        max_value=32767,
+        required=False,
+        help_text=_(
+            "Lowest first; the first division is the one /c/<competition>/standings.csv and "
+            "the API give without a key. Empty: after the others."
+        ),
+    )
 
     def division(self) -> DivisionInput:
         data = self.cleaned_data
-        return DivisionInput(key=data["key"], name_en=data["name_en"], name_ja=data["name_ja"])
+        return DivisionInput(
+            key=data["key"], name_en=data["name_en"], name_ja=data["name_ja"], order=data["order"]
+        )
 
 
 def division_initial(standings) -> dict:
-    """The saved division's key and names; a new one's key is ``overall``."""
+    """The saved division's key, names and order; a new one's key is ``overall``."""
     if standings is None:
         return {"key": FIRST_KEY}
-    return {"key": standings.key, "name_en": standings.name_en, "name_ja": standings.name_ja}
+    return {
+        "key": standings.key,
+        "name_en": standings.name_en,
+        "name_ja": standings.name_ja,
+        "order": standings.order,
+    }
 
 
 class StandingsRuleForm(forms.Form):

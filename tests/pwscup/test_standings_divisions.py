@@ -176,10 +176,13 @@ def test_the_console_lists_adds_edits_and_removes_divisions(season, client):  # 
     response = post_as_rendered(client, page, "standings-form", {"division-key": "attackers"})
     assert response.url == reverse("console:standings_division", args=[slug, "attackers"])
     assert client.get(page).status_code == 404
-    # The first division's page still edits the first one.
-    assert (
-        'value="overall"' in client.get(reverse("console:standings", args=[slug])).content.decode()
-    )
+    # The first division's page still edits the first one, until another comes first.
+    first = reverse("console:standings", args=[slug])
+    assert 'value="overall"' in client.get(first).content.decode()
+    response = post_as_rendered(client, first, "standings-form", {"division-order": "5"})
+    assert response.status_code == 302
+    assert [d.key for d in standings_divisions(competition=competition)] == ["attackers", "overall"]
+    assert 'value="attackers"' in client.get(first).content.decode()
     remove = reverse("console:standings_remove", args=[slug, "attackers"])
     assert client.post(remove).status_code == 302
     assert [d.key for d in standings_divisions(competition=competition)] == ["overall"]
