@@ -233,3 +233,23 @@ def test_the_api_answers_the_first_division_and_lists_them_all(season, client): 
     assert [row["team"]["slug"] for row in one["rows"]] == list("ACBED")
     missing = reverse("api:competition-standings-division", args=[slug, "nope"])
     assert client.get(missing).status_code == 404
+
+
+def test_only_the_organizers_set_or_remove_a_division(season, client):  # noqa: F811
+    competition, rounds, _organizer = season
+    two_divisions(competition, rounds)
+    client.login(username="season-a", password="pw")  # a team member, no organizer
+    slug = competition.slug
+    for url in (
+        reverse("console:standings_add", args=[slug]),
+        reverse("console:standings_division", args=[slug, "attack"]),
+    ):
+        assert client.get(url).status_code == 404
+        assert client.post(url, {"division-key": "x"}).status_code == 404
+    assert client.post(reverse("console:standings_remove", args=[slug, "attack"])).status_code == (
+        404
+    )
+    assert [d.key for d in standings_divisions(competition=competition)] == [
+        "anonymization",
+        "attack",
+    ]
