@@ -19,7 +19,7 @@ from pwscup.competitions.standings_models import DIVISION_NAME_MAX_LENGTH, Stand
 from scoring import standings as rules
 
 # The key of the division a competition's standings start with (and that every competition's
-# one standings took when divisions came: competitions' migration 0026).
+# one standings took when divisions came: competitions' migration 0027).
 FIRST_KEY = "overall"
 # Keys the console's addresses take (/console/<competition>/standings/add/).
 RESERVED_KEYS = frozenset({"add"})

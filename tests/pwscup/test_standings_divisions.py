@@ -33,7 +33,7 @@ from tests.pwscup.test_standings import PUBLISHED, ranking, season  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = importlib.import_module("pwscup.competitions.migrations.0026_standings_divisions")
+MIGRATION = importlib.import_module("pwscup.competitions.migrations.0027_standings_first_division")
 EDITOR = SimpleNamespace(connection=connection)  # what the functions read of a schema editor
 
 
@@ -132,7 +132,7 @@ def test_a_division_key_is_a_free_slug(season):  # noqa: F811
 
 
 def test_the_migration_makes_the_one_standings_the_first_division(season):  # noqa: F811
-    """0026 names each competition's one standings "overall" (order 0, no name: it reads
+    """0027 names each competition's one standings "overall" (order 0, no name: it reads
     "Standings"); going back keeps each competition's first division only."""
     competition, rounds, _organizer = season
     old = Standings.objects.create(competition=competition, key="", rule="weighted_rank")

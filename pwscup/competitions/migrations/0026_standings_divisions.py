@@ -3,26 +3,6 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-# The key the competition's one standings takes as its first division.
-FIRST_KEY = "overall"
-
-
-def first_division_named(apps, schema_editor):
-    """Each competition's standings, one per competition until now, become its first
-    division: the key "overall", order 0, no name (shown as "Standings" as before)."""
-    standings = apps.get_model("competitions", "Standings").objects.using(schema_editor.connection.alias)
-    standings.filter(key="").update(key=FIRST_KEY, order=0)
-
-
-def other_divisions_dropped(apps, schema_editor):
-    """Going back to one standings per competition: each keeps its first division, the
-    others are deleted (the old schema cannot hold them)."""
-    standings = apps.get_model("competitions", "Standings").objects.using(schema_editor.connection.alias)
-    kept = {}
-    for row in standings.order_by("competition_id", "order", "id"):
-        kept.setdefault(row.competition_id, row.pk)
-    standings.exclude(pk__in=kept.values()).delete()
-
 
 class Migration(migrations.Migration):
 
@@ -65,7 +45,4 @@ class Migration(migrations.Migration):
             model_name='standings',
             constraint=models.UniqueConstraint(fields=('competition', 'key'), name='standings_key_unique_in_competition'),
         ),
-        # Last, so that going back drops the other divisions before the one-per-competition
-        # constraint returns.
-        migrations.RunPython(first_division_named, other_divisions_dropped),
     ]
