@@ -23,8 +23,10 @@ from pwscup.core.exports import csv_response
 from scoring.display import format_figure
 
 # Drawn at about its own size on a phone (380 units in a 350-pixel card), kept from growing on
-# a wide screen by pwscup.css (.standings-chart svg).
-BAR_HEIGHT, GAP, LEFT, WIDTH, RIGHT = 18, 6, 130, 380, 50
+# a wide screen by pwscup.css (.standings-chart svg). Right of the longest bar, its value's
+# label: DIGIT units a character at the chart's 12-unit font (a digit of sans-serif is about
+# 0.55 em), after a gap of 4; the bars are scaled so that the longest label ends inside.
+BAR_HEIGHT, GAP, LEFT, WIDTH, DIGIT = 18, 6, 130, 380, 7
 
 
 @dataclass(frozen=True)
@@ -46,16 +48,17 @@ def standings_chart(table: StandingsTable) -> dict | None:
     if not ranked:
         return None
     top = max(abs(row.value) for row in ranked) or 1.0
-    plot = WIDTH - LEFT - RIGHT
+    labels = [format_figure(row.value) for row in ranked]
+    plot = WIDTH - LEFT - 4 - DIGIT * max(len(label) for label in labels)
     bars = [
         Bar(
             y=index * (BAR_HEIGHT + GAP),
             width=round(max(abs(row.value) / top * plot, 1.0), 1),
             name=row.team.name if len(row.team.name) <= 18 else row.team.name[:17] + "…",
-            label=format_figure(row.value),
+            label=label,
             rank=row.rank,
         )
-        for index, row in enumerate(ranked)
+        for index, (row, label) in enumerate(zip(ranked, labels, strict=True))
     ]
     return {
         "bars": bars,

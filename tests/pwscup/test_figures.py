@@ -80,3 +80,21 @@ def test_a_round_total_of_one_reads_1_0000(lang):
     # The figures right-aligned, as every other table of numbers.
     cells = [re.findall(r'<td class="num">(.*?)</td>', row) for row in rows]
     assert [_text(row[1]) for row in cells] == ["1.0000"] * 2
+
+
+def test_the_standings_chart_keeps_the_longest_value_label_inside_its_width():
+    # PWSCup 2025's weighted sums (194.5000 beside 191.5000) were cut at the right edge of
+    # the chart on a phone ("194.500("): the bars leave room for the longest label.
+    from types import SimpleNamespace
+
+    from pwscup.competitions.standings import StandingsRow, StandingsTable
+    from pwscup.pages.standings import DIGIT, standings_chart
+
+    rows = [
+        StandingsRow(team=SimpleNamespace(name=f"Team {n}"), cells=[], value=value, rank=n)
+        for n, value in enumerate((194.5, 191.5, 12345.25), start=1)
+    ]
+    chart = standings_chart(StandingsTable("weighted_score", "", [], rows, True))
+    for bar in chart["bars"]:
+        assert chart["left"] + bar.width + 4 + DIGIT * len(bar.label) <= chart["width"]
+    assert max(bar.width for bar in chart["bars"]) > 100  # the bars still fill the chart
