@@ -28,7 +28,7 @@ from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
-from pwscup.submissions.two_sided_phases import named_phases
+from pwscup.submissions.two_sided_phases import named_phases, results_waiting
 
 
 @login_required
@@ -270,6 +270,7 @@ def panel_context(round_) -> dict | None:
         "round": round_,
         "competition": round_.competition,
         "scorer": scorer,
+        "results_wait": results_waiting(scorer),
         "config": selectors.round_config(round_),
         "phases": named_phases(round_),
         "current": selectors.current_program(scorer=scorer),

@@ -3,6 +3,7 @@ releases), as the kinds' selectors, consoles and API read them."""
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
+from pwscup.kinds.two_sided import results_wait
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE, TWO_SIDED_PHASE_LABELS
 
 
@@ -14,6 +15,14 @@ def release_phase(round_) -> Phase | None:
 def attack_phase(round_) -> Phase | None:
     """The round's attack phase (``None``: not set)."""
     return phase_of(round=round_, kind=ATTACK)
+
+
+def results_waiting(row) -> bool:
+    """Whether the round of the kind's row (``frozen_at``, ``results_published``) waits for
+    the organizers to publish its results (``results_wait``): what the consoles' panels say
+    in place of "attack phase" once its attack phase has closed."""
+    attack = attack_phase(row.round)
+    return results_wait(row, attack_closed=attack is not None and attack.has_closed())
 
 
 def named_phases(round_) -> list[tuple[Phase | None, str]]:

@@ -483,3 +483,26 @@ def test_open_the_attack_phase_now_freezes_and_opens_it():
     attack = world.round.phases.get(kind=Phase.Kind.ATTACK)
     assert attack.is_open(timezone.now())
     assert Target.objects.filter(scorer=world.scorer, team=world.teams["b"]).exists()
+
+
+def test_the_panel_says_the_results_wait_once_the_attack_phase_has_closed():
+    # PWSCup 2023 walk: frozen, the attack phase closed by "Close the open phases now", the
+    # results not published: the panel's state said "attack phase" while the round's own
+    # overview and the console's list of rounds said the results wait for the organizers.
+    world = scorer_world(slug="hcwait", letters="ab")
+    release(world, "a", release_bytes(noise=0))
+    client = organizer_client(world)
+    client.post(action_url(world, "attack_now"))
+    client.post(action_url(world, "close"))
+    assert not world.round.phases.get(kind=Phase.Kind.ATTACK).is_open(timezone.now())
+    state = panel_state(client_page(world))
+    assert state == "The attack phase is over: the results wait for the organizers."
+    client.post(action_url(world, "publish"))
+    assert panel_state(client_page(world)) == "Results published"
+
+
+def panel_state(html: str) -> str:
+    """The text of the panel's *State* line."""
+    match = re.search(r'data-testid="scorer-state">(.*?)</dd>', html, re.S)
+    assert match, "no state line"
+    return re.sub(r"<[^>]+>", "", match.group(1)).strip()

@@ -381,3 +381,21 @@ def test_a_non_organizer_gets_no_panel(client):
     client.force_login(world.users["a"])
     url = reverse("console:round", args=[world.competition.slug, world.round.slug])
     assert client.get(url).status_code in (403, 404)
+
+
+def test_the_panel_says_the_results_wait_once_the_attack_phase_has_closed(client):
+    # As on the scorer round's panel (PWSCup 2023 walk): frozen, the attack phase closed, the
+    # results unpublished; the state said "attack phase" where the round's overview and the
+    # console's list of rounds say the results wait for the organizers.
+    from pwscup.competitions.services import round_phases_close
+    from tests.pwscup.syn_world import baseline_release, freeze, release
+
+    world = syn_world(slug="synwait")
+    organizer_grant(user=world.organizer, competition=world.competition)
+    client.force_login(world.organizer)
+    release(world, "a", baseline_release(world, "a"))
+    freeze(world)
+    round_phases_close(round=world.round)
+    state = re.search(r'data-testid="syn-state">(.*?)</dd>', panel(client, world), re.S).group(1)
+    assert "The attack phase is over: the results wait for the organizers." in state
+    assert "Releases frozen at" not in state
