@@ -121,6 +121,9 @@ def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
         ("集計表", "度数表"),
         ("機密", "機微"),
         ("ゲート", "足切り"),
+        # 部門 is a division of the competition's standings; a round's own rankings are not.
+        ("攻撃の順位", "攻撃部門の順位"),
+        ("匿名加工の順位", "匿名加工部門の順位"),
     ],
 )
 def test_each_term_has_one_japanese_word(chosen, other):
