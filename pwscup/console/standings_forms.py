@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django import forms
 from django.forms.formsets import TOTAL_FORM_COUNT
+from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.standings import default_weights
@@ -20,8 +21,11 @@ class DivisionForm(forms.Form):
     key = forms.SlugField(
         label=_("Key"),
         max_length=50,
-        help_text=_(
-            "Its address: /c/<competition>/standings/<key>/ (lower-case letters, digits, hyphens)."
+        # Django writes help text as HTML: escaped, "<competition>" is not read as a tag.
+        help_text=escape(
+            _(
+                "Its address: /c/<competition>/standings/<key>/ (lower-case letters, digits, hyphens)."
+            )
         ),
     )
     name_en = forms.CharField(
@@ -38,9 +42,11 @@ class DivisionForm(forms.Form):
         min_value=0,
         max_value=32767,
         required=False,
-        help_text=_(
-            "Lowest first; the first division is the one /c/<competition>/standings.csv and "
-            "the API give without a key. Empty: after the others."
+        help_text=escape(
+            _(
+                "Lowest first; the first division is the one /c/<competition>/standings.csv and "
+                "the API give without a key. Empty: after the others."
+            )
         ),
     )
 

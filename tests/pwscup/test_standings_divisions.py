@@ -253,3 +253,13 @@ def test_only_the_organizers_set_or_remove_a_division(season, client):  # noqa: 
         "anonymization",
         "attack",
     ]
+
+
+def test_the_division_form_shows_its_address_placeholders(season, client):  # noqa: F811
+    # Django writes a field's help text as HTML: "<competition>" was read as a tag and the
+    # English page said "Its address: /c//standings//".
+    competition, _rounds, organizer = season
+    client.force_login(organizer)
+    page = client.get(reverse("console:standings_add", args=[competition.slug])).content.decode()
+    assert "/c/&lt;competition&gt;/standings/&lt;key&gt;/" in page
+    assert "/c/&lt;competition&gt;/standings.csv" in page
