@@ -115,6 +115,20 @@ def test_the_organizers_are_uneisha_not_unei():
     assert catalogue["You organize no competition yet."].startswith("運営している")
 
 
+def test_bumon_is_a_standings_division_never_a_round_s_ranking():
+    """部門 names a division of the standings (匿名加工部門, 攻撃部門). A round's attack ranking
+    read 攻撃部門の順位, and the attack division's table headed its column so: the column was
+    read as the division's own rank. The glossary's words are 匿名加工の順位 and 攻撃の順位."""
+    catalogue = texts()
+    mixed = [
+        msgid
+        for msgid, text in catalogue.items()
+        if "部門" in text and "division" not in msgid.lower() and "standings" not in msgid.lower()
+    ]
+    assert not mixed, f"部門: {mixed}"
+    assert catalogue["Attack ranking"] == "攻撃の順位"
+
+
 def test_a_round_s_tab_is_named_by_its_label_in_brackets():
     """The tabs are 概要, データ, ルールと採点, 提出 and 結果; the pages sent people to 「データ」タブ,
     データタブ and <a>データ</a>タブ, and to a ルールタブ that no page shows."""
