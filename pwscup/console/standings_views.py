@@ -64,6 +64,10 @@ def _page(request, competition, key, *, adding: bool):
         except ValidationError as error:
             errors = error.messages
         else:
+            if saved is None and settings is not None:
+                # No round ticked: the service removed the division, as its button does.
+                messages.success(request, _("Division removed."))
+                return redirect("console:competition", competition.slug)
             messages.success(request, _("Standings saved."))
             if key is None and not adding or saved is None:
                 return redirect("console:standings", competition.slug)

@@ -263,3 +263,18 @@ def test_the_division_form_shows_its_address_placeholders(season, client):  # no
     page = client.get(reverse("console:standings_add", args=[competition.slug])).content.decode()
     assert "/c/&lt;competition&gt;/standings/&lt;key&gt;/" in page
     assert "/c/&lt;competition&gt;/standings.csv" in page
+
+
+def test_unticking_every_round_says_the_division_was_removed(season, client):  # noqa: F811
+    # Saving a division with no round removes it: the console said "Standings saved." and
+    # showed the form of the division that had become the first.
+    competition, rounds, organizer = season
+    two_divisions(competition, rounds)
+    client.force_login(organizer)
+    page = reverse("console:standings_division", args=[competition.slug, "attack"])
+    untick = {f"rounds-{i}-counts": False for i in range(len(rounds))}
+    response = post_as_rendered(client, page, "standings-form", untick)
+    assert response.url == reverse("console:competition", args=[competition.slug])
+    shown = [str(m) for m in client.get(response.url).context["messages"]]
+    assert shown == ["Division removed."]
+    assert [d.key for d in standings_divisions(competition=competition)] == ["anonymization"]
