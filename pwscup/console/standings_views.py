@@ -9,7 +9,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from pwscup.competitions.selectors import console_competition
 from pwscup.competitions.standings import standings_settings
@@ -108,9 +107,18 @@ def standings_add(request, competition_slug):
 
 
 @login_required
-@require_POST
 def standings_remove(request, competition_slug, key):
+    """Asks first (GET: a confirmation page naming the division), removes on POST."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    standings_division_remove(user=request.user, competition=competition, key=key)
-    messages.success(request, _("Division removed."))
-    return redirect("console:competition", competition.slug)
+    division = standings_settings(competition=competition, key=key)
+    if division is None:
+        raise Http404(_("This competition has no such division."))
+    if request.method == "POST":
+        standings_division_remove(user=request.user, competition=competition, key=key)
+        messages.success(request, _("Division removed."))
+        return redirect("console:competition", competition.slug)
+    return render(
+        request,
+        "console/standings_remove.html",
+        {"competition": competition, "division": division},
+    )

@@ -278,3 +278,23 @@ def test_unticking_every_round_says_the_division_was_removed(season, client):  #
     shown = [str(m) for m in client.get(response.url).context["messages"]]
     assert shown == ["Division removed."]
     assert [d.key for d in standings_divisions(competition=competition)] == ["anonymization"]
+
+
+def test_removing_a_division_asks_first(season, client):  # noqa: F811
+    # The edit page's button removed the division, its rule and rankings, at one click.
+    competition, rounds, organizer = season
+    two_divisions(competition, rounds)
+    client.force_login(organizer)
+    slug = competition.slug
+    remove = reverse("console:standings_remove", args=[slug, "attack"])
+    edit = client.get(reverse("console:standings_division", args=[slug, "attack"]))
+    assert f'href="{remove}"' in edit.content.decode()
+    asked = client.get(remove)
+    assert "Remove the division Attack division (attack)?" in asked.content.decode()
+    assert [d.key for d in standings_divisions(competition=competition)] == [
+        "anonymization",
+        "attack",
+    ]
+    response = post_as_rendered(client, remove, "standings-remove-form")
+    assert response.url == reverse("console:competition", args=[slug])
+    assert [d.key for d in standings_divisions(competition=competition)] == ["anonymization"]
