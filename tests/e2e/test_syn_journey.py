@@ -9,11 +9,11 @@ import time
 
 import pandas as pd
 import pytest
-from django.template.defaultfilters import floatformat
 
 from pwscup.submissions.models import Status
 from pwscup.synthetic import engine, services
 from pwscup.synthetic.models import SynAttack, SynRelease
+from scoring.display import format_figure
 from scoring.synthetic.kit import dcr_answer, independent_marginals, table_text
 from scoring.synthetic.release import read_challenge, read_release
 from tests.e2e import helpers
@@ -91,7 +91,7 @@ def test_a_student_releases_attacks_and_reads_the_results(web, syn_e2e_world, sc
     reload_page(web)
     kept = SynRelease.objects.get(team=world.teams["a"])
     assert kept.status == Status.FINISHED, kept.message
-    assert web.get_by_test_id("u_ml").first.inner_text() == floatformat(kept.scores["u_ml"], 3)
+    assert web.get_by_test_id("u_ml").first.inner_text() == format_figure(kept.scores["u_ml"])
     screenshot(web, "syn-submit-en-desktop")
 
     # Team B releases too; the organizer freezes; the attack phase opens.
@@ -120,7 +120,7 @@ def test_a_student_releases_attacks_and_reads_the_results(web, syn_e2e_world, sc
     attack = SynAttack.objects.get(team=world.teams["a"])
     assert attack.status == Status.FINISHED, attack.message
     shown = web.get_by_test_id(f"attack-{attack.pk}").inner_text()
-    assert floatformat(attack.dev["auc"], 3) in shown
+    assert format_figure(attack.dev["auc"]) in shown
     page_text = web.content()
     assert f"{attack.final['auc']:.6f}" not in page_text  # the final half stays hidden
     assert pd.read_csv(io.StringIO(answer))["id"].is_unique

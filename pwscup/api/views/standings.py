@@ -145,7 +145,10 @@ class CompetitionStandingsView(APIView):
 
 
 class CompetitionStandingsDivisionView(APIView):
+    # Its own operation id: drf-spectacular would derive the first division's from the
+    # path (``competitions_standings_retrieve``) and warn at ``check --deploy``.
     @extend_schema(
+        operation_id="competitions_standings_division_retrieve",
         responses={200: CompetitionStandingsSerializer, **errors(404)},
         summary=gettext_lazy("One division of the competition's standings"),
     )
