@@ -20,7 +20,15 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.scorer import services
 from pwscup.scorer.models import DataPack
 from tests.pwscup.rendered_forms import form_fields_of, post_data
-from tests.pwscup.scorer_world import release, scorer_world, upload_file, zipped
+from tests.pwscup.scorer_world import (
+    attack,
+    attack_phase,
+    program_version,
+    release,
+    scorer_world,
+    upload_file,
+    zipped,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -403,3 +411,39 @@ def test_a_picked_pack_emptied_on_the_card_is_refused_under_its_row(world):
         "errorlist" in rows[1] and "cannot be removed: the team Team A has picked it" in errors[0]
     )
     assert [c.key for c in world.round.data_choices.order_by("order")] == ["adult", "bank", "pop3"]
+
+
+# The attack probe: its score is the file of its ``ref/``; its page, the choices it was told.
+ATTACK_PROBE_SCORE = b"""import json, os, sys
+input_dir, output_dir = sys.argv[1], sys.argv[2]
+with open(os.path.join(input_dir, "context.json"), encoding="utf-8") as file:
+    context = json.load(file)
+with open(os.path.join(input_dir, "ref", "which.txt"), encoding="utf-8") as file:
+    which = float(file.read().strip())
+key = "reidentified" if context["phase"] == "attack" else "utility"
+with open(os.path.join(output_dir, "scores.json"), "w", encoding="utf-8") as file:
+    json.dump({key: which}, file)
+with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8") as file:
+    file.write("choice=%s targets=%s" % (context.get("choice"), context.get("target_choices")))
+"""
+
+
+def test_an_attack_is_scored_on_the_data_of_the_team_it_attacks(world):
+    """PWSCup 2022: a team attacks another team's release of another of the six datasets; the
+    answers are checked against the target's dataset, never the attacker's."""
+    program_version(world, zipped({"metadata": PROGRAM_METADATA, "score.py": ATTACK_PROBE_SCORE}))
+    offer_choices(world)
+    pack(world, DataPack.Role.REFERENCE, {"which.txt": b"7"})
+    pack(world, DataPack.Role.REFERENCE, {"which.txt": b"2"}, choice="bank")
+    pack(world, DataPack.Role.REFERENCE, {"which.txt": b"3"}, choice="pop3")
+    pick_on_data_tab(world, "a", "bank")
+    pick_on_data_tab(world, "b", "pop3")
+    assert release(world, "a", b"x\n1\n").scores == {"utility": 2.0}
+    assert release(world, "b", b"x\n1\n").scores == {"utility": 3.0}
+    targets = attack_phase(world)
+    on_a = attack(world, "b", b"guess\n", target=targets["teama"])
+    on_b = attack(world, "a", b"guess\n", target=targets["teamb"])
+    assert on_a.scores == {"reidentified": 2.0}, on_a.tail
+    assert on_b.scores == {"reidentified": 3.0}, on_b.tail
+    with on_a.detail.open("rb") as handle:
+        assert handle.read() == b"choice=pop3 targets={'teama': 'bank'}"

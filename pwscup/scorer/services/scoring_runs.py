@@ -29,9 +29,29 @@ def submission_name(upload) -> str:
     return res_name(upload.original_filename)
 
 
-def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
+def run_choice(upload) -> str:
+    """The data choice whose packs (reference, truth) a run mounts. A release, and an attack
+    covering every target, are scored on the uploading team's data; an attack on one target
+    on the data of the team it attacks (PWSCup 2022: answers about the acquaintances of the
+    target's dataset, whichever of the six datasets the attacker plays on)."""
+    team = upload.team
+    if isinstance(upload, Attack) and upload.target_id is not None:
+        team = upload.target.team
+    return selectors.team_choice_key(scorer=upload.scorer, team=team)
+
+
+def target_choices(*, scorer, shown) -> dict:
+    """Each shown target's data choice by its team's slug (``null``: the round offers none),
+    so that a program scoring an upload covering every target finds each target's data."""
+    return {
+        frozen.team.slug: selectors.team_choice_key(scorer=scorer, team=frozen.team) or None
+        for frozen in shown
+    }
+
+
+def run_context(*, upload, phase: str, target=None, targets=(), choices=None) -> dict:
     """``input/context.json``: who submitted, its slot, its data choice (``null``: the round
-    offers none), the phase, the target(s), the round."""
+    offers none), the phase, the target(s) and each one's data choice, the round."""
     scorer = upload.scorer
     slot = selectors.slot_of(scorer=scorer, team=upload.team)
     choice = selectors.team_choice_key(scorer=scorer, team=upload.team)
@@ -45,6 +65,7 @@ def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
         "upload": upload.number,
         "target": target,
         "targets": list(targets),
+        "target_choices": choices or {},
         "round": {"slug": scorer.round.slug, "name": scorer.round.name},
         "settings": scorer.round.config,
     }
@@ -93,14 +114,16 @@ def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
     job_execute(model=model, pk=upload_id, run=run, task_id=task_id, worker=worker, timed=True)
 
 
-def _target_folders(upload, scratch: Path) -> dict[str, Path]:
-    """The frozen releases an attack run sees, as uploaded, by the target team's slug: its
-    target, or every target but its own team's for an upload covering every target."""
-    scorer = upload.scorer
+def _shown_targets(upload) -> list:
+    """The frozen releases an attack run sees: its target, or every target but its own
+    team's for an upload covering every target."""
     if upload.target_id is not None:
-        shown = [upload.target]
-    else:
-        shown = list(selectors.attack_target_choices(scorer=scorer, team=upload.team))
+        return [upload.target]
+    return list(selectors.attack_target_choices(scorer=upload.scorer, team=upload.team))
+
+
+def _target_folders(shown, scratch: Path) -> dict[str, Path]:
+    """The shown frozen releases, as uploaded, by the target team's slug."""
     return {
         frozen.team.slug: submission_folder(
             frozen.release.file,
@@ -115,16 +138,15 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
     """(status, message, values) of one run; every failure ends with a reason."""
     scorer = upload.scorer
     config = selectors.round_config(scorer.round)
-    # The packs of the team's data choice (its reference data: the pack it plays on).
-    packs = selectors.current_packs(
-        scorer=scorer, choice=selectors.team_choice_key(scorer=scorer, team=upload.team)
-    )
+    # The packs of the data the upload is scored on (``run_choice``).
+    packs = selectors.current_packs(scorer=scorer, choice=run_choice(upload))
     attack = model is Attack
     work = work_folder() if attack else None
     result_work = None
     try:
         ready = prepared(program, packs=packs)
-        targets = _target_folders(upload, work) if attack else {}
+        shown = _shown_targets(upload) if attack else []
+        targets = _target_folders(shown, work)
         target = upload.target.team.slug if attack and upload.target_id is not None else None
         result, result_work = program_run(
             ready,
@@ -136,6 +158,7 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
                 phase="attack" if attack else "release",
                 target=target,
                 targets=sorted(targets),
+                choices=target_choices(scorer=scorer, shown=shown),
             ),
             config=config.as_dict(),
             primary_key=config.attack_primary if attack else config.release_primary,
