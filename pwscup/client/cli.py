@@ -27,6 +27,7 @@ import sys
 import urllib.parse
 from pathlib import Path
 
+from pwscup.client.choosing import cmd_choose
 from pwscup.client.config import config_dir, save_credentials
 from pwscup.client.messages import tr
 from pwscup.client.parser import Parser, seconds
@@ -193,6 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _wait_arguments(attack)
     attack.set_defaults(field=[], run=cmd_attack)
+
+    choose = commands.add_parser(
+        "choose", help=tr("pick your team's data pack in a round that offers several")
+    )
+    _round_argument(choose)
+    choose.add_argument("key", help=tr("the pack's key (see `pwscup status ROUND`)"))
+    choose.set_defaults(run=cmd_choose)
 
     select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))
     _round_argument(select)

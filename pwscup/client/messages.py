@@ -254,6 +254,25 @@ JA = {
     "invalid {type} value: {value}": "{type} の値として読めません: {value}",
     "expected one argument": "値が 1 つ必要です",
     "ignored explicit argument {value}": "このオプションは値を取りません: {value}",
+    # choosing.py: a round's data packs (status) and the team's pick (choose)
+    "pick your team's data pack in a round that offers several": (
+        "複数のデータパックがあるラウンドで、チームのデータを選ぶ"
+    ),
+    "the pack's key (see `pwscup status ROUND`)": (
+        "データパックのキー (`pwscup status ROUND` を参照)"
+    ),
+    "Data packs (pwscup choose ROUND KEY)": "データパック (pwscup choose ROUND KEY)",
+    "key": "キー",
+    "data pack": "データパック",
+    "Your team has not picked: it plays on {pack}.": (
+        "チームはまだ選択していません: {pack} を使います。"
+    ),
+    "Your team's data: {pack}": "チームのデータ: {pack}",
+    " · locked": " · 確定",
+    "This round offers no choice of data packs.": "このラウンドにはデータパックの選択肢がありません。",
+    "{key!r} is not one of the round's data packs: {keys}": (
+        "{key!r} はこのラウンドのデータパックではありません: {keys}"
+    ),
 }
 
 

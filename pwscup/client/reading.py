@@ -4,6 +4,7 @@ team's uploads), ``download``, ``leaderboard`` and the first game's ``targets``.
 import sys
 from pathlib import Path
 
+from pwscup.client.choosing import print_data_choice
 from pwscup.client.formatting import moment, state_text, table, upload_label
 from pwscup.client.messages import tr
 from pwscup.client.session import FAILED, UsageError, round_path
@@ -63,6 +64,7 @@ def cmd_status(api: Api, args) -> int:
             for line in status["schedule"]
         ]
         print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
+    print_data_choice(status)
     if status["submission_types"]:
         print()
         _print_upload_types(status["submission_types"])

@@ -94,8 +94,13 @@ class Api:
         with self._request("GET", path) as response:
             return _json_answer(response)
 
-    def post(self, path: str):
-        with self._request("POST", path, body=b"") as response:
+    def post(self, path: str, *, data: dict | None = None):
+        """POST nothing, or ``data`` as a JSON body."""
+        if data is None:
+            body, content_type = b"", None
+        else:
+            body, content_type = json.dumps(data).encode(), "application/json"
+        with self._request("POST", path, body=body, content_type=content_type) as response:
             return _json_answer(response)
 
     def download(self, path: str, destination: Path) -> Path:
