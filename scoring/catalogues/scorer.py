@@ -238,6 +238,12 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "アップロードに {pattern} に一致するファイルがありません（このラウンドでは "
         "{required} が必要です。アップロードにあるのは {held} です）。",
     },
+    "scorer.files.missing_zip": {
+        "en": "The upload holds only {held}, but the round requires {required}: put them in "
+        "one ZIP file and upload it.",
+        "ja": "アップロードにあるのは {held} だけですが、このラウンドでは {required} が必要です。"
+        "それらを 1 つの ZIP ファイルにまとめてアップロードしてください。",
+    },
     "scorer.files.empty": {
         "en": "The upload holds no file (the round requires {required}).",
         "ja": "アップロードにファイルがありません（このラウンドでは {required} が必要です）。",

@@ -50,6 +50,13 @@ class FileRule:
         """Whether the rule asks nothing (every upload passes it)."""
         return not self.required
 
+    @property
+    def needs_zip(self) -> bool:
+        """Whether an upload needs a ZIP to pass: the rule asks for several files, or a file
+        in a folder (one file uploaded alone is one file at the top). PWSCup 2022's release
+        is the data and its command log, ``anonymized.csv`` and ``commands.log``."""
+        return len(self.required) > 1 or any("/" in pattern for pattern in self.required)
+
     def as_dict(self) -> dict[str, Any]:
         return {"required": list(self.required), "only_required": self.only_required}
 
@@ -80,7 +87,9 @@ def files_check(names: Iterable[str], rule: FileRule) -> None:
         ``scorer.files.unexpected`` naming the first file (in sorted order) no pattern
         matches when the rule takes only its files. The missing pattern's message lists
         the files the upload holds (``held``), so that a wrong name (``cc.csv`` for
-        ``CC.csv``) shows; an upload of no file at all is ``scorer.files.empty``.
+        ``CC.csv``) shows; an upload of one file where the rule needs a ZIP
+        (``FileRule.needs_zip``) is ``scorer.files.missing_zip``, saying to put the files
+        in one ZIP; an upload of no file at all is ``scorer.files.empty``.
     """
     if rule.empty:
         return
@@ -88,10 +97,12 @@ def files_check(names: Iterable[str], rule: FileRule) -> None:
     listed = _listed(rule.required)
     if not names:
         raise ScorerError("scorer.files.empty", required=listed)
+    # One file sent where the rule asks for several: say to send them together in a ZIP.
+    missing = "scorer.files.missing_zip" if len(names) == 1 and rule.needs_zip else None
     for pattern in rule.required:
         if not any(pattern_matches(pattern, name) for name in names):
             raise ScorerError(
-                "scorer.files.missing",
+                missing or "scorer.files.missing",
                 pattern=repr(clip(pattern)),
                 required=listed,
                 held=_listed(names),

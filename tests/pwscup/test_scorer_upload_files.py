@@ -235,9 +235,11 @@ def test_the_overview_and_submit_tab_name_the_files_an_upload_must_hold(client):
     page = client.get(tab, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert 'data-testid="upload-form-files"' in page
     assert "<code>CC.csv</code>, <code>DD.json</code> （ほかのファイルは不可）。" in page
+    assert "これらを 1 つの ZIP ファイルにまとめてアップロードしてください。" in page
     release(world, "a", release_bytes(noise=0))
     release(world, "b", release_bytes(noise=5, seed=1))
     attack_phase(world)
     page = client.get(tab, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="attack-form-files"' in page
     assert "<code>FF.csv</code> (other files may come with them)." in page
+    assert "in one ZIP file" not in page.split('data-testid="attack-form-files"')[1][:300]

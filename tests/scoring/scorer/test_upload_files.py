@@ -188,3 +188,19 @@ def test_a_file_named_zip_that_is_no_zip_is_named_as_such():
     assert "ZIP" in render(caught.value.code, caught.value.params, "ja")
     not_a_zip_check("release.csv", rule)  # a plain file: the usual check names what it lacks
     not_a_zip_check("bundle.zip", FileRule(required=("*.zip",)))  # a ZIP asked as a file
+
+
+def test_one_file_sent_where_the_round_asks_for_several_says_to_zip_them():
+    # PWSCup 2022: the anonymized data and its command log, sent as the CSV alone.
+    rule = FileRule(required=("anonymized.csv", "commands.log"), only_required=True)
+    assert rule.needs_zip and FileRule(required=("data/*.json",)).needs_zip
+    assert not FileRule(required=("release.csv",)).needs_zip
+    with pytest.raises(ScorerError) as caught:
+        files_check(["anonymized.csv"], rule)
+    assert caught.value.code == "scorer.files.missing_zip"
+    assert "put them in one ZIP file" in render(caught.value.code, caught.value.params, "en")
+    ja = render(caught.value.code, caught.value.params, "ja")
+    assert "anonymized.csv, commands.log" in ja and "1 つの ZIP ファイルにまとめて" in ja
+    with pytest.raises(ScorerError) as caught:  # a ZIP lacking one: the files it holds
+        files_check(["anonymized.csv", "notes.txt"], rule)
+    assert caught.value.code == "scorer.files.missing"
