@@ -9,6 +9,7 @@ program wrote them, with the version that scored them. Secrets, each only when t
 round's hidden reference and truth packs (``ORIGINAL``) and the frozen releases as uploaded
 (``GROUND_TRUTH``: the program reads who is who from them)."""
 
+from pwscup.competitions.choice_selectors import round_choices, round_team_picks
 from pwscup.core.exports import csv_bytes
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.archive_tables import attack_ranking_member
@@ -18,9 +19,32 @@ from pwscup.scorer.models import Attack, DataPack, Release
 from pwscup.submissions.models import Status
 
 
-def _rankings(board, config) -> list[ArchiveMember]:
+def _choice_of(round_):
+    """The data pack each team played on, as a function of the team (its pick, else the
+    round's first pack, which its first upload locked); ``None`` when the round offers no
+    choice. PWSCup 2022's scores only read against the dataset a team picked."""
+    choices = round_choices(round=round_)
+    if not choices:
+        return None
+    picks = round_team_picks(round=round_)
+    return lambda team: picks[team.pk].choice.key if team.pk in picks else choices[0].key
+
+
+def _with_choice(header: list, rows, choice_of, team_of):
+    """``header`` and ``rows`` with a ``data_choice`` column after ``team`` (the second
+    column), when the round offers a choice."""
+    if choice_of is None:
+        return header, rows
+    return (
+        [*header[:2], "data_choice", *header[2:]],
+        ([*row[:2], choice_of(team_of(i)), *row[2:]] for i, row in enumerate(rows)),
+    )
+
+
+def _rankings(board, config, choice_of) -> list[ArchiveMember]:
     release_keys = [column.key for column in config.release_columns]
-    releases = csv_bytes(
+    ranked = [row for row in board.releases if not row.disqualified]
+    header, lines = _with_choice(
         ["rank", "team", "protection", "failed_gates", "program_version", *release_keys],
         (
             [
@@ -31,10 +55,12 @@ def _rankings(board, config) -> list[ArchiveMember]:
                 row.release.program.version if row.release.program_id else "",
                 *[row.release.scores.get(key) for key in release_keys],
             ]
-            for row in board.releases
-            if not row.disqualified
+            for row in ranked
         ),
+        choice_of,
+        lambda i: ranked[i].team,
     )
+    releases = csv_bytes(header, lines)
     return [
         ArchiveMember("release_ranking.csv", releases),
         attack_ranking_member(
@@ -65,7 +91,7 @@ def _matrix(board, rule) -> bytes:
     )
 
 
-def _scores(scorer, model, config) -> bytes:
+def _scores(scorer, model, config, choice_of=None) -> bytes:
     keys = [
         column.key
         for column in (config.attack_columns if model is Attack else config.release_columns)
@@ -77,14 +103,15 @@ def _scores(scorer, model, config) -> bytes:
     if model is Attack:
         header.insert(2, "target")
     out = []
-    for upload in rows.order_by("team__slug", "number"):
+    uploads = list(rows.order_by("team__slug", "number"))
+    for upload in uploads:
         line = [upload.team.name, upload.number]
         if model is Attack:
             line.append(upload.target.team.name if upload.target_id else "*")
         line += [upload.program.version if upload.program_id else ""]
         line += [upload.scores.get(key) for key in keys]
         out.append(line)
-    return csv_bytes(header, out)
+    return csv_bytes(*_with_choice(header, out, choice_of, lambda i: uploads[i].team))
 
 
 def archive_members(round_, *, secrets):
@@ -96,10 +123,11 @@ def archive_members(round_, *, secrets):
     config = selectors.round_config(round_)
     board = selectors.standings(scorer=scorer)
     rule = disqualification_rule(competition_id=round_.competition_id)
+    choice_of = _choice_of(round_)
     members = [
-        *_rankings(board, config),
+        *_rankings(board, config, choice_of),
         ArchiveMember("attack_matrix.csv", _matrix(board, rule)),
-        ArchiveMember("release_scores.csv", _scores(scorer, Release, config)),
+        ArchiveMember("release_scores.csv", _scores(scorer, Release, config, choice_of)),
         ArchiveMember("attack_scores.csv", _scores(scorer, Attack, config)),
     ]
     for target in selectors.round_targets(scorer=scorer):
@@ -164,6 +192,13 @@ def data_card(round_) -> dict:
             else "."
         )
     )
+    choices = round_choices(round=round_)
+    if choices:
+        rules += (
+            " Each team played on one of the round's data packs, "
+            + ", ".join(f"{choice.key} ({choice.label})" for choice in choices)
+            + ": release_ranking.csv and release_scores.csv name it (data_choice)."
+        )
     return round_data_card(
         rows=0,
         sha256=reference.sha256 if reference else "",

@@ -25,7 +25,10 @@ def test_a_team_sees_and_picks_its_data_pack_with_the_client(live_server, tmp_pa
     home = tmp_path / "a"
     home.mkdir()
     token = api_token_create(user=world.users["a"], name="cli").secret
-    assert run(["login", live_server.url, "--token-stdin"], config_dir=home, stdin=token).returncode == 0
+    assert (
+        run(["login", live_server.url, "--token-stdin"], config_dir=home, stdin=token).returncode
+        == 0
+    )
     ref = f"{world.competition.slug}/{world.round.slug}"
 
     status = run(["status", ref], config_dir=home)

@@ -8,6 +8,7 @@ import io
 
 import pytest
 
+from pwscup.competitions.choice_services import choices_set, team_choice_set
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
 from pwscup.scorer import archive, services
 from tests.pwscup.scorer_world import (
@@ -69,3 +70,32 @@ def test_the_archive_holds_the_published_outcome_and_secrets_only_when_ticked():
     card = archive.data_card(world.round)
     assert "organizer's own program" in card["rules"]
     assert {column["name"] for column in card["columns"]} == {"utility", "reidentified"}
+
+
+def test_the_archive_names_the_data_pack_each_team_played_on():
+    # PWSCup 2022: six datasets, each team's scores only read against the one it picked.
+    world = scorer_world(slug="scoarchc", letters="ab")
+    choices_set(
+        user=world.organizer,
+        round=world.round,
+        rows=[
+            {"key": "d1", "label": "Dataset 1", "label_ja": "データ 1"},
+            {"key": "d3", "label": "Dataset 3", "label_ja": "データ 3"},
+        ],
+    )
+    team_choice_set(user=world.users["b"], round=world.round, team=world.teams["b"], key="d3")
+    release(world, "a", release_bytes(noise=0))  # never picked: the first pack, locked
+    release(world, "b", release_bytes(noise=7, seed=4))
+    attack_phase(world)
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    world.scorer.refresh_from_db()
+
+    members = {m.name: m for m in archive.archive_members(world.round, secrets=frozenset())}
+    for name in ("release_ranking.csv", "release_scores.csv"):
+        rows = _rows(members[name].content)
+        assert {row["team"]: row["data_choice"] for row in rows} == {
+            "Team A": "d1",
+            "Team B": "d3",
+        }, name
+    card = archive.data_card(world.round)
+    assert "d1 (Dataset 1), d3 (Dataset 3)" in card["rules"]
