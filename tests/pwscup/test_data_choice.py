@@ -447,3 +447,20 @@ def test_an_attack_is_scored_on_the_data_of_the_team_it_attacks(world):
     assert on_b.scores == {"reidentified": 3.0}, on_b.tail
     with on_a.detail.open("rb") as handle:
         assert handle.read() == b"choice=pop3 targets={'teama': 'bank'}"
+
+
+def test_the_console_says_which_pack_serves_a_choice_without_its_own(world):
+    """The reference role has a pack of no choice and one for ``bank``; the truth role has
+    none at all: a choice without its own is served by the pack of no choice only when there
+    is one, and that pack's line says it is for those choices."""
+    offer_choices(world)
+    pack(world, DataPack.Role.REFERENCE, {"which.txt": b"2"}, choice="bank")
+    client = Client()
+    client.force_login(world.organizer)
+    page = client.get(console_url(world), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    reference = page.split('data-testid="scorer-pack-reference"')[1].split("<form")[0]
+    truth = page.split('data-testid="scorer-pack-truth"')[1].split("<form")[0]
+    assert "専用のデータがないすべての選択肢:" in reference  # the world's reference.zip
+    assert "<code>adult</code>: <span class=\"muted\">なし: 選択肢なしのデータが使われます" in reference
+    assert "専用のデータがないすべての選択肢: <span class=\"muted\">まだなし" in truth
+    assert "<code>adult</code>: <span class=\"muted\">なし</span>" in truth
