@@ -13,8 +13,10 @@ from typing import ClassVar
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pwscup.competitions.choice_selectors import choice_state
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
+from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.kinds.two_sided import results_wait
 from pwscup.submissions.round_pages import RoundTabs
@@ -159,6 +161,19 @@ def two_sided_flow(state, boxes, *, releasing: Callable[[], int]) -> list[FlowSt
     return flow_steps(boxes, now)
 
 
+def _pick_first(round_, team) -> list:
+    """A line asking the team to pick its data pack while the round offers several and the
+    team has neither picked nor been locked (PWSCup 2022: six datasets; else its first
+    upload, or the kind's own moment, fixes the first pack). The kind says what locks it."""
+    choice = choice_state(round=round_, team=team)
+    if not choice.choices or choice.picked or choice.locked or choice.kept:
+        return []
+    text = _("Pick your team's data pack on the Data tab. %(lock)s") % {
+        "lock": kind_of(round_).choice_wording.form_note
+    }
+    return [NextStep(text, tab_url(round_, DATA), _("Data"))]
+
+
 def two_sided_next_steps(*, state, team) -> list:
     """A team's "What to do now" lines (``NextStep``; a visitor's page has none): the kind's
     ``state.next_step_words`` while the release or the attack phase is open (choosing the
@@ -178,6 +193,7 @@ def two_sided_next_steps(*, state, team) -> list:
         ]
     if state.release_open:
         lines = [
+            *_pick_first(round_, team),
             NextStep(str(steps.data), tab_url(round_, DATA), _("Data")),
             NextStep(str(steps.upload), submit + "#upload", _("Submit")),
         ]

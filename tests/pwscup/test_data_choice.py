@@ -464,3 +464,16 @@ def test_the_console_says_which_pack_serves_a_choice_without_its_own(world):
     assert "<code>adult</code>: <span class=\"muted\">なし: 選択肢なしのデータが使われます" in reference
     assert "専用のデータがないすべての選択肢: <span class=\"muted\">まだなし" in truth
     assert "<code>adult</code>: <span class=\"muted\">なし</span>" in truth
+
+
+def test_the_overview_asks_a_team_to_pick_its_pack_before_it_uploads(world):
+    """PWSCup 2022: the Overview's "What to do now" is where a team starts; until it picks,
+    it says to pick a pack first and what locks it, then no more."""
+    offer_choices(world)
+    overview = reverse("round_detail", args=[world.competition.slug, world.round.slug])
+    page = member(world, "a").get(overview, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "「データ」タブでチームのデータパックを選んでください。" in page
+    assert "このラウンドでチームが最初に提出した時点で、選択が確定します。" in page
+    pick_on_data_tab(world, "a", "bank")
+    page = member(world, "a").get(overview, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Pick your team's data pack" not in page
