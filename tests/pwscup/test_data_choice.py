@@ -461,9 +461,11 @@ def test_the_console_says_which_pack_serves_a_choice_without_its_own(world):
     reference = page.split('data-testid="scorer-pack-reference"')[1].split("<form")[0]
     truth = page.split('data-testid="scorer-pack-truth"')[1].split("<form")[0]
     assert "専用のデータがないすべての選択肢:" in reference  # the world's reference.zip
-    assert "<code>adult</code>: <span class=\"muted\">なし: 選択肢なしのデータが使われます" in reference
-    assert "専用のデータがないすべての選択肢: <span class=\"muted\">まだなし" in truth
-    assert "<code>adult</code>: <span class=\"muted\">なし</span>" in truth
+    assert (
+        '<code>adult</code>: <span class="muted">なし: 選択肢なしのデータが使われます' in reference
+    )
+    assert '専用のデータがないすべての選択肢: <span class="muted">まだなし' in truth
+    assert '<code>adult</code>: <span class="muted">なし</span>' in truth
 
 
 def test_the_overview_asks_a_team_to_pick_its_pack_before_it_uploads(world):
