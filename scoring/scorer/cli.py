@@ -38,11 +38,30 @@ from scoring.scorer.run import scorer_run
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "pwscup-scorer-envs"
 
 
+def readable_copy(folder: Path | None, into: Path) -> Path | None:
+    """``folder`` as the sandbox's user can read it. Run as root, the sandbox runs the program
+    as nobody, and a worker's folders (the packs it unpacks, the program's) are always
+    readable by others; an organizer's own folder may not be (a ZIP unpacked by root writes
+    its members 0600, a checkout kept 0700), and the trial would fail where the worker does
+    not. So under root the folder is copied into ``into`` and opened to reading (``a+rX``);
+    the original is left as it is. Otherwise it is used as it is."""
+    if folder is None or os.geteuid() != 0 or not folder.is_dir():
+        return folder
+    copy = Path(tempfile.mkdtemp(prefix="given-", dir=into))
+    os.chmod(copy, 0o755)
+    copy = copy / (folder.name or "folder")
+    shutil.copytree(folder, copy, symlinks=True)
+    for path in [copy, *copy.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
+    return copy
+
+
 def cmd_scorer_run(args) -> int:
     work = Path(tempfile.mkdtemp(prefix="pwscup-scorer-"))
     try:
         os.chmod(work, 0o711)  # the sandbox's user reaches the folders inside
-        source = Path(args.program)
+        source = readable_copy(Path(args.program), work)
         if source.is_dir():
             program = program_read(source)
         else:
@@ -58,12 +77,15 @@ def cmd_scorer_run(args) -> int:
             work=work / "run",
             kind=args.kind,
             submission=Path(args.submission) if args.submission else None,
-            reference=Path(args.reference).resolve() if args.reference else None,
-            truth=Path(args.truth).resolve() if args.truth else None,
+            reference=readable_copy(Path(args.reference).resolve(), work)
+            if args.reference
+            else None,
+            truth=readable_copy(Path(args.truth).resolve(), work) if args.truth else None,
             context=context,
             limits=limits,
             primary_key=args.primary_key,
-            targets=_targets(args.target),
+            targets={name: readable_copy(folder, work) for name, folder in (args.target or [])}
+            or None,
             launcher=_launcher(args),
         )
         if result.output.is_dir():
@@ -105,10 +127,6 @@ def _target(pair: str, lang: str = "en") -> tuple[str, Path]:
         form = {"form": "NAME=DIR", "value": repr(pair)}
         raise argparse.ArgumentTypeError(render("usage.expected_form", form, lang))
     return name, Path(folder).resolve()
-
-
-def _targets(pairs: list[tuple[str, Path]] | None) -> dict[str, Path] | None:
-    return dict(pairs) if pairs else None
 
 
 def add_scorer_commands(commands, lang: str = "en") -> None:

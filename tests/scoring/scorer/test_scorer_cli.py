@@ -1,10 +1,13 @@
 """``python -m scoring scorer run``: the program's ZIP in, the result as JSON out."""
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORE = """
@@ -57,3 +60,47 @@ def test_scorer_run_prints_the_scores_and_fills_the_output_folder(place, sandbox
     )
     assert refused.returncode == 1
     assert "終了ステータス 2" in refused.stderr and "the submission is empty" in refused.stderr
+
+
+READ_REFERENCE = """
+import json, sys
+rows = open(sys.argv[1] + "/ref/original.csv").read().split()
+json.dump({"rows": len(rows)}, open(sys.argv[2] + "/scores.json", "w"))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox runs as nobody only under root")
+def test_a_private_reference_file_reads_as_on_a_worker(place, sandbox_base):
+    # A reference folder unpacked by root (Python's zipfile writes members 0600): the worker's
+    # packs are always readable by the sandbox's user, so the trial run must read it too,
+    # not fail with a PermissionError the worker would never give.
+    program = place / "program"
+    program.mkdir(mode=0o700)
+    (program / "metadata").write_text("command: python3 $program/score.py $input $output\n")
+    (program / "score.py").write_text(READ_REFERENCE)
+    (program / "score.py").chmod(0o600)
+    submission = place / "sub.csv"
+    submission.write_text("a\n")
+    reference = place / "ref"
+    reference.mkdir(mode=0o700)
+    (reference / "original.csv").write_text("x\n1\n2\n")
+    (reference / "original.csv").chmod(0o600)
+    run = _cli(
+        "scorer",
+        "run",
+        "--program",
+        str(program),
+        "--cache",
+        str(sandbox_base / "envs"),
+        "--timeout",
+        "20",
+        "--submission",
+        str(submission),
+        "--reference",
+        str(reference),
+        "--output",
+        str(place / "out"),
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["scores"] == {"rows": 3}
+    assert (reference / "original.csv").stat().st_mode & 0o777 == 0o600  # left as it was
