@@ -85,22 +85,9 @@ def test_a_private_reference_file_reads_as_on_a_worker(place, sandbox_base):
     reference.mkdir(mode=0o700)
     (reference / "original.csv").write_text("x\n1\n2\n")
     (reference / "original.csv").chmod(0o600)
-    run = _cli(
-        "scorer",
-        "run",
-        "--program",
-        str(program),
-        "--cache",
-        str(sandbox_base / "envs"),
-        "--timeout",
-        "20",
-        "--submission",
-        str(submission),
-        "--reference",
-        str(reference),
-        "--output",
-        str(place / "out"),
-    )
+    given = ["--program", str(program), "--submission", str(submission)]
+    given += ["--reference", str(reference), "--cache", str(sandbox_base / "envs")]
+    run = _cli("scorer", "run", *given, "--output", str(place / "out"))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["scores"] == {"rows": 3}
     assert (reference / "original.csv").stat().st_mode & 0o777 == 0o600  # left as it was
