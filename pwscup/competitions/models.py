@@ -337,4 +337,8 @@ class AuditEntry(models.Model):
 
 # The standings' and the data choice's models live in their own modules (imported here).
 from pwscup.competitions.choice_models import DataChoice, TeamDataChoice  # noqa: E402, F401
-from pwscup.competitions.standings_models import Standings, StandingsRound  # noqa: E402, F401
+from pwscup.competitions.standings_models import (  # noqa: E402, F401
+    Standings,
+    StandingsDivision,
+    StandingsRound,
+)

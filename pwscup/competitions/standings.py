@@ -13,9 +13,15 @@ row there, so it has none here) and combines them on every read.
 and no combined value nor rank is given to anyone (a combination missing the final's 0.9
 would only repeat the preliminary; a pending round never counts as zero). The published
 rounds' ranks are shown meanwhile.
+
+*Counted divisions* (``StandingsDivision``, PWSCup 2023's grand ranking): a division may
+count other divisions' ranks, each with a weight, beside its rounds: each counted
+division's rank is one more place of the rank rules (``weight × rank`` in a weighted sum of
+ranks, ``weight ÷ rank`` in an inverse of the rank sums). A counted division that is
+pending makes the counting one pending; a team without a rank there has no combined value.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from pwscup.competitions.models import Competition, Round
@@ -28,6 +34,10 @@ from scoring import standings as rules
 # The weights a new standings of two rounds starts from (preliminary 0.1, final 0.9: every
 # PWSCup edition since 2019); with any other number of rounds, 1 each.
 TWO_ROUND_WEIGHTS = (Decimal("0.1"), Decimal("0.9"))
+
+
+# What a division's table reads of its settings (its rounds, the divisions it counts).
+PREFETCHED = ("entries__round", "counted_divisions__counted__entries__round")
 
 
 def default_weights(count: int) -> list[Decimal]:
@@ -49,6 +59,19 @@ class Column:
 
 
 @dataclass(frozen=True)
+class DivisionColumn:
+    """A counted division (``weight``: its weight here; ``pending``: its own table is)."""
+
+    division: Standings
+    weight: Decimal
+    pending: bool
+
+    @property
+    def key(self) -> str:
+        return self.division.key
+
+
+@dataclass(frozen=True)
 class Cell:
     rank: int | None
     score: float | None
@@ -58,6 +81,8 @@ class Cell:
 class StandingsRow:
     team: object
     cells: list  # a ``Cell`` per column, ``None``: no row in it (or the column is pending)
+    # A ``Cell`` per counted division (its rank there, its combined value as ``score``).
+    division_cells: list = field(default_factory=list)
     value: float | None = None
     rank: int | None = None
 
@@ -69,10 +94,16 @@ class StandingsTable:
     columns: list[Column]
     rows: list[StandingsRow]
     higher_is_better: bool
+    divisions: list[DivisionColumn] = field(default_factory=list)
 
     @property
     def pending(self) -> bool:
-        return any(column.pending for column in self.columns)
+        return any(column.pending for column in [*self.columns, *self.divisions])
+
+    @property
+    def width(self) -> int:
+        """The table's number of columns (rank, team, combined, then the counted ones)."""
+        return len(self.columns) + len(self.divisions) + 3
 
     @property
     def rounds(self) -> list[tuple[Round, Decimal]]:
@@ -87,7 +118,7 @@ def standings_divisions(*, competition: Competition) -> list[Standings]:
     return list(
         Standings.objects.filter(competition=competition)
         .order_by("order", "pk")
-        .prefetch_related("entries__round")
+        .prefetch_related(*PREFETCHED)
     )
 
 
@@ -97,7 +128,7 @@ def standings_settings(*, competition: Competition, key: str | None = None) -> S
     divisions = Standings.objects.filter(competition=competition)
     if key is not None:
         divisions = divisions.filter(key=key)
-    return divisions.order_by("order", "pk").prefetch_related("entries__round").first()
+    return divisions.order_by("order", "pk").prefetch_related(*PREFETCHED).first()
 
 
 def declared_rankings(round_: Round) -> dict[str, RankingKey]:
@@ -135,27 +166,48 @@ def standings_tables(*, competition: Competition) -> list[tuple[Standings, Stand
     ]
 
 
-def standings_table(settings: Standings) -> StandingsTable:
+def _counted(settings: Standings) -> tuple[list[DivisionColumn], dict]:
+    """The divisions ``settings`` counts, each with its table's cells by team. One level
+    (the services refuse counting a division that counts): a counted division's own
+    counted divisions are not read."""
+    columns, cells = [], {}
+    for link in settings.counted_divisions.all():
+        table = standings_table(link.counted, counting=False)
+        columns.append(DivisionColumn(link.counted, link.weight, table.pending))
+        cells[link.counted.pk] = {
+            row.team.pk: (row.team, Cell(row.rank, row.value)) for row in table.rows
+        }
+    return columns, cells
+
+
+def standings_table(settings: Standings, *, counting: bool = True) -> StandingsTable:
     """One division's table (its entries prefetched with their rounds, as the selectors
-    above give them)."""
+    above give them); ``counting`` false: without the divisions it counts."""
     columns, published = _columns(settings.entries.all())
+    divisions, counted = _counted(settings) if counting else ([], {})
     teams = {}
     for rows in published.values():
         for row in rows.values():
             teams.setdefault(row.team_id, row.team)
+    for by_team in counted.values():
+        for team_id, (team, _counted_cell) in by_team.items():
+            teams.setdefault(team_id, team)
     table_rows = []
     for team_id, team in teams.items():
         cells = []
         for column in columns:
             row = published.get(column.key, {}).get(team_id)
             cells.append(None if row is None else Cell(row.rank, row.score))
-        table_rows.append(StandingsRow(team=team, cells=cells))
+        division_cells = [
+            counted[column.division.pk].get(team_id, (None, None))[1] for column in divisions
+        ]
+        table_rows.append(StandingsRow(team=team, cells=cells, division_cells=division_cells))
     higher = rules.higher_is_better(
         settings.rule,
         scores_higher=all(column.declared.higher_is_better for column in columns),
     )
     table = StandingsTable(
-        settings.rule, str(settings.get_rule_display()), columns, table_rows, higher
+        settings.rule, str(settings.get_rule_display()), columns, table_rows, higher, divisions
     )
     if not table.pending:
         _rank(table)
@@ -178,6 +230,10 @@ def _rank(table: StandingsTable) -> None:
                 for c in cells
             ]
             parts.append((weights[round_id], places))
+        for column, cell in zip(table.divisions, row.division_cells, strict=True):
+            # A counted division's rank is one more place (its combined value is no score).
+            rank = None if cell is None else cell.rank
+            parts.append((float(column.weight), [rules.Place(rank, None)]))
         row.value = rules.combined_value(table.rule, parts)
     by_name = {row.team.name + f"\x00{row.team.pk}": row for row in table.rows}
     ordered = rules.standings_ranks(
@@ -192,14 +248,23 @@ def _rank(table: StandingsTable) -> None:
 def standings_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
     """The table as CSV (header, rows): the page's download, the archive's
     ``standings.csv``. A pending column's cells say ``pending``, never 0; an empty cell: no
-    rank (or no row) in that ranking; ``rank`` and ``combined`` are empty while pending."""
+    rank (or no row) in that ranking; ``rank`` and ``combined`` are empty while pending. A
+    counted division's columns are ``<key>:rank`` and ``<key>:combined`` (its combined
+    value), after the rounds' ``<round>:<ranking>:rank`` and ``:score``."""
     header = ["rank", "team", "combined"]
     for column in table.columns:
         header += [f"{column.key}:rank", f"{column.key}:score"]
+    for column in table.divisions:
+        header += [f"{column.key}:rank", f"{column.key}:combined"]
     rows = []
     for row in table.rows:
         line = [_cell(row.rank), row.team.name, _cell(row.value)]
         for column, cell in zip(table.columns, row.cells, strict=True):
+            if column.pending:
+                line += ["pending", "pending"]
+            else:
+                line += [_cell(cell and cell.rank), _cell(cell and cell.score)]
+        for column, cell in zip(table.divisions, row.division_cells, strict=True):
             if column.pending:
                 line += ["pending", "pending"]
             else:

@@ -2,7 +2,8 @@
 each round's rankings, and the rule that combines them (``pwscup.competitions.standings``
 computes the table; nothing of it is stored). A competition may have several standings, its
 divisions (部門: an anonymization and an attack division, PWSCup 2021), each with its key and
-name. Imported by ``models.py``."""
+name. A division may also count other divisions' ranks (``StandingsDivision``: PWSCup 2023's
+grand ranking, the sum of the two phases' ranks). Imported by ``models.py``."""
 
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -83,3 +84,37 @@ class StandingsRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} ×{self.weight}"
+
+
+class StandingsDivision(models.Model):
+    """Another division of the competition whose rank counts in this one, with its weight
+    (PWSCup 2023: the grand ranking counts the anonymization and the attack divisions, 1
+    each). One level only: a division that counts divisions is never counted itself
+    (``standings_services`` refuses it), so no table waits on a table that waits on it.
+    A counted division is not removed while it is counted (the service refuses, naming the
+    division that counts it; ``PROTECT`` keeps any other path from removing it silently)."""
+
+    standings = models.ForeignKey(
+        Standings,
+        on_delete=models.CASCADE,
+        related_name="counted_divisions",
+        verbose_name=_("standings"),
+    )
+    counted = models.ForeignKey(
+        Standings,
+        on_delete=models.PROTECT,
+        related_name="counted_by",
+        verbose_name=_("counted division"),
+    )
+    weight = models.DecimalField(
+        _("weight"), max_digits=9, decimal_places=4, validators=[MinValueValidator(0)]
+    )
+
+    class Meta:
+        ordering = ["counted__order", "counted__id"]
+        unique_together = [("standings", "counted")]
+        verbose_name = _("division counted in the standings")
+        verbose_name_plural = _("divisions counted in the standings")
+
+    def __str__(self) -> str:
+        return f"{self.counted.key} ×{self.weight}"

@@ -1,7 +1,14 @@
 """The services that write the competition's standings: one division's settings
 (``standings_update``), a new division (``standings_division_add``) and its removal
 (``standings_division_remove``). Every entry point (the console, a bundle's import) calls
-them; each check is here, each write is in the audit log."""
+them; each check is here, each write is in the audit log.
+
+A division may count other divisions' ranks (``CountedInput``: PWSCup 2023's grand
+ranking). The rules, each owned here: a division never counts itself nor another
+competition's; it counts divisions only by rank (a weighted sum of scores cannot); one
+level (a division that counts divisions is never counted, so no cycle can form); a counted
+division is not removed while another counts it; a division counts at least one round or
+division."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,7 +22,12 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record
 from pwscup.competitions.standings import declared_rankings, standings_settings
-from pwscup.competitions.standings_models import DIVISION_NAME_MAX_LENGTH, Standings, StandingsRound
+from pwscup.competitions.standings_models import (
+    DIVISION_NAME_MAX_LENGTH,
+    Standings,
+    StandingsDivision,
+    StandingsRound,
+)
 from scoring import standings as rules
 
 # The key of the division a competition's standings start with (and that every competition's
@@ -47,7 +59,71 @@ class DivisionInput:
     order: int | None = None
 
 
-def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> None:
+@dataclass(frozen=True)
+class CountedInput:
+    """Another division whose rank counts in this one, with its weight."""
+
+    division: Standings
+    weight: Decimal
+
+
+def counted_message(name: str) -> str:
+    """Why the division ``name`` cannot be counted: it counts divisions itself (one level).
+    The service and a bundle's import say it the same way."""
+    return _(
+        "%(division)s counts other divisions: a division that counts divisions cannot be "
+        "counted itself (one level)."
+    ) % {"division": name}
+
+
+def _check_counted(competition, rule: str, counted: list[CountedInput], current) -> list[str]:
+    """The counted divisions' refusals (``current``: the division being saved, ``None``
+    for a new one)."""
+    errors, seen = [], set()
+    if counted and rule == rules.WEIGHTED_SCORE:
+        errors.append(
+            _(
+                "A weighted sum of scores cannot count divisions: divisions count by rank. "
+                "Choose a sum of ranks or an inverse of the rank sums."
+            )
+        )
+    if counted and current is not None:
+        counting = current.counted_by.select_related("standings").first()
+        if counting is not None:
+            errors.append(
+                _(
+                    "%(division)s counts this division: a division that is counted cannot "
+                    "count other divisions (one level)."
+                )
+                % {"division": counting.standings.name}
+            )
+    for item in counted:
+        name = item.division.name
+        if item.division.competition_id != competition.pk:
+            errors.append(
+                _("%(division)s is not a division of this competition.") % {"division": name}
+            )
+            continue
+        if current is not None and item.division.pk == current.pk:
+            errors.append(_("A division cannot count itself."))
+            continue
+        if item.division.pk in seen:
+            errors.append(_("%(division)s is counted twice.") % {"division": name})
+        seen.add(item.division.pk)
+        if item.weight is None or item.weight <= 0:
+            errors.append(_("The weight of %(division)s must be above 0.") % {"division": name})
+        if item.division.counted_divisions.exists():
+            errors.append(counted_message(name))
+    return errors
+
+
+def _check(
+    competition: Competition,
+    rule: str,
+    entries: list[EntryInput],
+    counted: list[CountedInput] = (),
+    current=None,
+) -> None:
     errors = []
     if rule not in rules.RULES:
         errors.append(_("Choose how the rankings combine."))
@@ -77,6 +153,7 @@ def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> No
                 "(all higher is better, or all lower is better); combine these by rank."
             )
         )
+    errors += _check_counted(competition, rule, list(counted), current)
     if errors:
         raise ValidationError(errors)
 
@@ -111,7 +188,9 @@ def _check_division(competition: Competition, division: DivisionInput, *, curren
         raise ValidationError(errors)
 
 
-def _write(standings: Standings, *, rule: str, entries: list[EntryInput], division) -> None:
+def _write(
+    standings: Standings, *, rule: str, entries: list[EntryInput], counted, division
+) -> None:
     standings.rule = rule
     if division is not None:
         standings.key = division.key
@@ -129,10 +208,19 @@ def _write(standings: Standings, *, rule: str, entries: list[EntryInput], divisi
         )
         for entry in entries
     )
+    standings.counted_divisions.all().delete()
+    StandingsDivision.objects.bulk_create(
+        StandingsDivision(standings=standings, counted=item.division, weight=item.weight)
+        for item in counted
+    )
 
 
-def _record_settings(user, standings: Standings, entries: list[EntryInput]) -> None:
-    """The audit line of a division's settings: its rule, its key, each round counted."""
+def _record_settings(user, standings: Standings, entries: list[EntryInput], counted) -> None:
+    """The audit line of a division's settings: its rule, its key, each round and division
+    counted."""
+    details = {}
+    if counted:
+        details["divisions"] = [f"{item.division.key} ×{item.weight}" for item in counted]
     audit_record(
         user=user,
         competition=standings.competition,
@@ -140,6 +228,7 @@ def _record_settings(user, standings: Standings, entries: list[EntryInput]) -> N
         standings=standings.rule,
         division=standings.key,
         rounds=[f"{e.round.slug} ×{e.weight} ({', '.join(e.rankings)})" for e in entries],
+        **details,
     )
 
 
@@ -158,31 +247,35 @@ def standings_update(
     entries: list[EntryInput],
     key: str | None = None,
     division: DivisionInput | None = None,
+    counted: list[CountedInput] = (),
 ) -> Standings | None:
     """Set the division ``key`` of the competition's standings (``None``: its first one,
     created with the key ``overall`` when it has none); ``division``: its new key and names
-    (``None``: unchanged). ``entries`` empty: remove the division.
+    (``None``: unchanged); ``counted``: the other divisions it counts. ``entries`` and
+    ``counted`` empty: remove the division.
 
-    Raises ``ValidationError`` (a list of messages naming the round) when there is no
-    division ``key``, a round is not the competition's, a weight is not above 0, a ranking
-    is not one its kind declares, a weighted sum of scores would add scores pointing
-    opposite ways, or the new key is not a free slug."""
+    Raises ``ValidationError`` (a list of messages naming the round or division) when there
+    is no division ``key``, a round is not the competition's, a weight is not above 0, a
+    ranking is not one its kind declares, a weighted sum of scores would add scores pointing
+    opposite ways or count divisions, a counted division breaks a rule of the module's
+    docstring, or the new key is not a free slug."""
     standings = standings_settings(competition=competition, key=key)
     if standings is None and key is not None:
         raise ValidationError(_("The competition has no division %(key)s.") % {"key": key})
-    if not entries:
+    counted = list(counted)
+    if not entries and not counted:
         if standings is not None:
             standings_division_remove(user=user, competition=competition, key=standings.key)
         return None
-    _check(competition, rule, entries)
+    _check(competition, rule, entries, counted, standings)
     if division is not None:
         _check_division(competition, division, current=standings)
     if standings is None:
         standings = Standings(
             competition=competition, key=FIRST_KEY, order=_next_order(competition)
         )
-    _write(standings, rule=rule, entries=entries, division=division)
-    _record_settings(user, standings, entries)
+    _write(standings, rule=rule, entries=entries, counted=counted, division=division)
+    _record_settings(user, standings, entries, counted)
     return standings
 
 
@@ -194,22 +287,36 @@ def standings_division_add(
     division: DivisionInput,
     rule: str,
     entries: list[EntryInput],
+    counted: list[CountedInput] = (),
 ) -> Standings:
-    """Add a division after the competition's others. Raises ``ValidationError`` as
-    ``standings_update`` does, and when no round counts."""
-    if not entries:
-        raise ValidationError(_("Tick at least one round that counts in the division."))
-    _check(competition, rule, entries)
+    """Add a division after the competition's others (``division.order``: at that place).
+    Raises ``ValidationError`` as ``standings_update`` does, and when no round nor division
+    counts."""
+    counted = list(counted)
+    if not entries and not counted:
+        raise ValidationError(_("Tick at least one round or division that counts in the division."))
+    _check(competition, rule, entries, counted)
     _check_division(competition, division)
     standings = Standings(competition=competition, order=_next_order(competition))
-    _write(standings, rule=rule, entries=entries, division=division)
-    _record_settings(user, standings, entries)
+    _write(standings, rule=rule, entries=entries, counted=counted, division=division)
+    _record_settings(user, standings, entries, counted)
     return standings
 
 
 @transaction.atomic
 def standings_division_remove(*, user, competition: Competition, key: str) -> None:
-    """Remove the division ``key`` (nothing when the competition has none such)."""
+    """Remove the division ``key`` (nothing when the competition has none such). Raises
+    ``ValidationError`` naming the division that counts it, if one does: removing it would
+    change that division's ranking."""
+    counting = StandingsDivision.objects.filter(
+        counted__competition=competition, counted__key=key
+    ).select_related("standings")
+    names = [link.standings.name for link in counting]
+    if names:
+        raise ValidationError(
+            _("%(divisions)s counts this division: untick it there before removing it.")
+            % {"divisions": ", ".join(names)}
+        )
     deleted, _rows = Standings.objects.filter(competition=competition, key=key).delete()
     if deleted:
         audit_record(

@@ -1,6 +1,7 @@
 """The console's standings form: the division's key and names, the combination rule, then
-one row per round of the competition (count it or not, its weight, which of its rankings). Plain fields, no JSON;
-the service (``pwscup.competitions.standings.standings_update``) checks the values."""
+one row per round of the competition (count it or not, its weight, which of its rankings)
+and one per other division it may count (count it or not, its weight). Plain fields, no
+JSON; the service (``pwscup.competitions.standings_services``) checks the values."""
 
 from decimal import Decimal
 
@@ -11,7 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.standings import default_weights
 from pwscup.competitions.standings_models import DIVISION_NAME_MAX_LENGTH, Standings
-from pwscup.competitions.standings_services import FIRST_KEY, DivisionInput, EntryInput
+from pwscup.competitions.standings_services import (
+    FIRST_KEY,
+    CountedInput,
+    DivisionInput,
+    EntryInput,
+)
 from pwscup.competitions.totals import round_ranking_keys
 
 
@@ -191,3 +197,85 @@ def _row(round_, *, counts: bool, weight) -> dict:
     """A round's row with every one of its rankings ticked."""
     rankings = [r.key for r in round_ranking_keys(round_)]
     return {"counts": counts, "weight": weight, "rankings": rankings}
+
+
+class CountedDivisionForm(forms.Form):
+    """Another division of the competition: whether its rank counts here, and its weight."""
+
+    counts = forms.BooleanField(label=_("Counts"), required=False)
+    weight = WeightField(
+        label=_("Weight"),
+        max_digits=9,
+        decimal_places=4,
+        min_value=0,
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "standings-weight"}),
+    )
+    # The division the row was rendered for (a page from before the divisions changed is
+    # refused, as the rounds' rows are).
+    division_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, division, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.division = division
+        self.fields["division_id"].initial = division.pk
+
+
+class BaseCountedFormSet(forms.BaseFormSet):
+    def __init__(self, *args, divisions, **kwargs):
+        self.divisions = divisions
+        super().__init__(*args, **kwargs)
+
+    def total_form_count(self):
+        """One row per division that may be counted, whatever count the page sent."""
+        return len(self.divisions)
+
+    def get_form_kwargs(self, index):
+        return {"division": self.divisions[index]}
+
+    def clean(self):
+        count = self.management_form.cleaned_data.get(TOTAL_FORM_COUNT)
+        named = [form.cleaned_data.get("division_id") for form in self.forms]
+        if count != len(self.divisions) or named != [d.pk for d in self.divisions]:
+            raise forms.ValidationError(
+                _(
+                    "The competition's divisions changed since this page was opened: reload "
+                    "it and save again."
+                ),
+                code="divisions_changed",
+            )
+
+    def counted(self) -> list[CountedInput]:
+        return [
+            CountedInput(division=form.division, weight=form.cleaned_data.get("weight"))
+            for form in self.forms
+            if form.cleaned_data.get("counts")
+        ]
+
+
+CountedFormSet = forms.formset_factory(
+    CountedDivisionForm, formset=BaseCountedFormSet, extra=0, max_num=1000
+)
+
+
+def countable_divisions(competition, current) -> list[Standings]:
+    """The rows of the form's divisions: the competition's other divisions that count no
+    division themselves (one level: the service refuses the others)."""
+    divisions = Standings.objects.filter(competition=competition, counted_divisions__isnull=True)
+    if current is not None:
+        divisions = divisions.exclude(pk=current.pk)
+    return list(divisions.order_by("order", "pk"))
+
+
+def counted_initial(standings, divisions) -> list[dict]:
+    """Each division's row: ticked with its saved weight when counted, else unticked with
+    the weight 1 (ticking *Counts* is enough to count it)."""
+    saved = (
+        {} if standings is None else {c.counted_id: c for c in standings.counted_divisions.all()}
+    )
+    return [
+        {"counts": True, "weight": saved[d.pk].weight}
+        if d.pk in saved
+        else {"counts": False, "weight": default_weights(1)[0]}
+        for d in divisions
+    ]

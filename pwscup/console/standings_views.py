@@ -18,22 +18,33 @@ from pwscup.competitions.standings_services import (
     standings_update,
 )
 from pwscup.console.standings_forms import (
+    CountedFormSet,
     DivisionForm,
     StandingsFormSet,
     StandingsRuleForm,
+    countable_divisions,
+    counted_initial,
     division_initial,
     standings_initial,
 )
 
 
-def _forms(request, settings, rounds, *, adding: bool):
+def _forms(request, competition, settings, rounds, *, adding: bool):
     rule_initial, rows_initial = standings_initial(None if adding else settings, rounds)
     data = request.POST if request.method == "POST" else None
+    current = None if adding else settings
+    divisions = countable_divisions(competition, current)
     return (
         data,
         DivisionForm(data, initial={} if adding else division_initial(settings), prefix="division"),
         StandingsRuleForm(data, initial=rule_initial),
         StandingsFormSet(data, initial=rows_initial, rounds=rounds, prefix="rounds"),
+        CountedFormSet(
+            data,
+            initial=counted_initial(current, divisions),
+            divisions=divisions,
+            prefix="divisions",
+        ),
     )
 
 
@@ -44,16 +55,21 @@ def _page(request, competition, key, *, adding: bool):
     settings = None if adding else standings_settings(competition=competition, key=key)
     if key is not None and settings is None and not adding:
         raise Http404(_("This competition has no such division."))
-    data, division_form, rule_form, formset = _forms(request, settings, rounds, adding=adding)
+    data, division_form, rule_form, formset, counted_formset = _forms(
+        request, competition, settings, rounds, adding=adding
+    )
     errors = []
     forms_valid = data is not None and division_form.is_valid() and rule_form.is_valid()
-    if forms_valid and formset.is_valid():
+    # Both formsets are validated, so that each shows its own errors.
+    formsets_valid = all([formset.is_valid(), counted_formset.is_valid()])
+    if forms_valid and formsets_valid:
         fields = {
             "user": request.user,
             "competition": competition,
             "division": division_form.division(),
             "rule": rule_form.cleaned_data["rule"],
             "entries": formset.entries(),
+            "counted": counted_formset.counted(),
         }
         try:
             if adding:
@@ -64,7 +80,8 @@ def _page(request, competition, key, *, adding: bool):
             errors = error.messages
         else:
             if saved is None and settings is not None:
-                # No round ticked: the service removed the division, as its button does.
+                # No round nor division ticked: the service removed the division, as its
+                # button does.
                 messages.success(request, _("Division removed."))
                 return redirect("console:competition", competition.slug)
             messages.success(request, _("Standings saved."))
@@ -81,6 +98,7 @@ def _page(request, competition, key, *, adding: bool):
             "division_form": division_form,
             "rule_form": rule_form,
             "formset": formset,
+            "counted_formset": counted_formset,
             "errors": errors,
             # The public page is a 404 until the standings are set; the first division's
             # is the competition's standings page, as before divisions.
@@ -113,12 +131,17 @@ def standings_remove(request, competition_slug, key):
     division = standings_settings(competition=competition, key=key)
     if division is None:
         raise Http404(_("This competition has no such division."))
+    errors = []
     if request.method == "POST":
-        standings_division_remove(user=request.user, competition=competition, key=key)
-        messages.success(request, _("Division removed."))
-        return redirect("console:competition", competition.slug)
+        try:
+            standings_division_remove(user=request.user, competition=competition, key=key)
+        except ValidationError as error:
+            errors = error.messages
+        else:
+            messages.success(request, _("Division removed."))
+            return redirect("console:competition", competition.slug)
     return render(
         request,
         "console/standings_remove.html",
-        {"competition": competition, "division": division},
+        {"competition": competition, "division": division, "errors": errors},
     )

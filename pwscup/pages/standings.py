@@ -80,7 +80,14 @@ def _shown(division, table, *, csv_url: str) -> dict:
         "division": division,
         "csv_url": csv_url,
         "table": table,
-        "rows": [(row, list(zip(table.columns, row.cells, strict=True))) for row in table.rows],
+        "rows": [
+            (
+                row,
+                list(zip(table.columns, row.cells, strict=True)),
+                list(zip(table.divisions, row.division_cells, strict=True)),
+            )
+            for row in table.rows
+        ],
         "chart": standings_chart(table),
     }
 

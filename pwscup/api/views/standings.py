@@ -32,6 +32,27 @@ class StandingsColumnSerializer(serializers.Serializer):
     )
 
 
+class CountedDivisionColumnSerializer(serializers.Serializer):
+    division = serializers.CharField(help_text=gettext_lazy("The counted division's key."))
+    division_name = serializers.CharField(
+        help_text=gettext_lazy("Its name in the answer's language.")
+    )
+    weight = serializers.FloatField(help_text=gettext_lazy("The weight of its rank here."))
+    pending = serializers.BooleanField(
+        help_text=gettext_lazy("A round it counts is not published yet.")
+    )
+
+
+class CountedDivisionCellSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The team's rank there; null: none.")
+    )
+    combined = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("The team's combined value there.")
+    )
+    pending = serializers.BooleanField()
+
+
 class StandingsCellSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: no rank there."))
     score = serializers.FloatField(allow_null=True)
@@ -46,6 +67,9 @@ class StandingsRowSerializer(serializers.Serializer):
     combined = serializers.FloatField(allow_null=True)
     cells = StandingsCellSerializer(
         many=True, help_text=gettext_lazy("One per column, in their order.")
+    )
+    division_cells = CountedDivisionCellSerializer(
+        many=True, help_text=gettext_lazy("One per counted division, in their order.")
     )
 
 
@@ -72,6 +96,12 @@ class CompetitionStandingsSerializer(serializers.Serializer):
         )
     )
     columns = StandingsColumnSerializer(many=True)
+    counted_divisions = CountedDivisionColumnSerializer(
+        many=True,
+        help_text=gettext_lazy(
+            "The other divisions whose ranks count here (empty: it counts rounds only)."
+        ),
+    )
     rows = StandingsRowSerializer(many=True)
 
 
@@ -96,6 +126,15 @@ def _data(table, division, divisions) -> dict:
             }
             for column in table.columns
         ],
+        "counted_divisions": [
+            {
+                "division": column.key,
+                "division_name": column.division.name,
+                "weight": float(column.weight),
+                "pending": column.pending,
+            }
+            for column in table.divisions
+        ],
         "rows": [
             {
                 "rank": row.rank,
@@ -108,6 +147,14 @@ def _data(table, division, divisions) -> dict:
                         "pending": column.pending,
                     }
                     for column, cell in zip(table.columns, row.cells, strict=True)
+                ],
+                "division_cells": [
+                    {
+                        "rank": None if cell is None else cell.rank,
+                        "combined": None if cell is None else cell.score,
+                        "pending": column.pending,
+                    }
+                    for column, cell in zip(table.divisions, row.division_cells, strict=True)
                 ],
             }
             for row in table.rows
