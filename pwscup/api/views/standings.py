@@ -37,18 +37,20 @@ class CountedDivisionColumnSerializer(serializers.Serializer):
     division_name = serializers.CharField(
         help_text=gettext_lazy("Its name in the answer's language.")
     )
-    weight = serializers.FloatField(help_text=gettext_lazy("The weight of its rank here."))
+    weight = serializers.FloatField(
+        help_text=gettext_lazy("The weight of the division's rank here.")
+    )
     pending = serializers.BooleanField(
-        help_text=gettext_lazy("A round it counts is not published yet.")
+        help_text=gettext_lazy("A round the division counts is not published yet.")
     )
 
 
 class CountedDivisionCellSerializer(serializers.Serializer):
     rank = serializers.IntegerField(
-        allow_null=True, help_text=gettext_lazy("The team's rank there; null: none.")
+        allow_null=True, help_text=gettext_lazy("The team's rank in that division; null: none.")
     )
     combined = serializers.FloatField(
-        allow_null=True, help_text=gettext_lazy("The team's combined value there.")
+        allow_null=True, help_text=gettext_lazy("The team's combined value in that division.")
     )
     pending = serializers.BooleanField()
 
