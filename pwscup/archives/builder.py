@@ -192,7 +192,8 @@ no original table, no sample, no permutation and no attack ground truth.
 Folders: `rounds/<round>/` (one per round whose results were published){folders_en}.
 `awards.csv` lists the awards the judges gave (empty but for its header when none).
 `standings.csv`, when present, is the competition's standings (its rounds' rankings combined);
-`standings-<key>.csv`, each of its other divisions.
+`standings-<key>.csv`, each of its other divisions (a division counting other divisions'
+ranks has their `<key>:rank` and `<key>:combined` columns).
 `rounds/<round>/total.csv` and `attack_top.csv`, when the round has them, are its total by
 the organizers' formula and its attack score against the top N releases.
 
@@ -211,7 +212,8 @@ the organizers' formula and its attack score against the top N releases.
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
 `awards.csv` は審査員が授与した賞の一覧です（賞がなければ見出し行のみ）。
 `standings.csv` があれば、コンペティションの総合順位（各ラウンドの順位の組み合わせ）です。
-`standings-<キー>.csv` は、そのほかの部門の順位です。
+`standings-<キー>.csv` は、そのほかの部門の順位です（ほかの部門の順位を数える部門には、
+その部門ごとに `<キー>:rank` と `<キー>:combined` の列があります）。
 ラウンドに合計の式や上位 N 件に対する攻撃スコアがあれば、`rounds/<ラウンド>/total.csv` と
 `attack_top.csv` がそれです。
 """
