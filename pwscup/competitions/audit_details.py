@@ -33,6 +33,7 @@ LABELS = {
     "data_choices": _("Data choices"),
     "data_pack": _("Data pack"),
     "division": _("Division"),
+    "divisions": _("Divisions counted"),
     "fields": _("Changed fields"),
     "frozen_steps": _("Frozen steps"),
     "include_hidden": _("Hidden data included"),
