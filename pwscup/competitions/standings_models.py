@@ -92,7 +92,8 @@ class StandingsDivision(models.Model):
     each). One level only: a division that counts divisions is never counted itself
     (``standings_services`` refuses it), so no table waits on a table that waits on it.
     A counted division is not removed while it is counted (the service refuses, naming the
-    division that counts it; ``PROTECT`` keeps any other path from removing it silently)."""
+    division that counts it; ``RESTRICT`` keeps any other path from removing it alone, while
+    the whole competition's deletion still takes every division with it)."""
 
     standings = models.ForeignKey(
         Standings,
@@ -102,7 +103,7 @@ class StandingsDivision(models.Model):
     )
     counted = models.ForeignKey(
         Standings,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="counted_by",
         verbose_name=_("counted division"),
     )

@@ -174,6 +174,10 @@ def test_pending_and_unranked_pass_to_the_counting_division(season):  # noqa: F8
     assert not table.pending
     assert ranks(table)[-1] == (None, "E", None)
     assert [r[:2] for r in ranks(table)[:4]] == [(1, "A"), (1, "B"), (3, "C"), (4, "D")]
+    # A counted division is protected from being removed alone, not from its competition's
+    # deletion (the demo's reset, the admin): the divisions go with it.
+    competition.delete()
+    assert not Standings.objects.filter(key__in=["grand", "attack", "anonymization"]).exists()
 
 
 def refusal(call, **fields) -> list[str]:
