@@ -34,7 +34,7 @@ from pwscup.competitions.standings_services import (
     standings_division_remove,
     standings_update,
 )
-from tests.pwscup.rendered_forms import post_as_rendered
+from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered, post_data
 from tests.pwscup.test_standings import PUBLISHED, ranking, season  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -346,3 +346,29 @@ def test_the_public_page_csv_and_api_show_the_counted_divisions(season, client):
         {"rank": 2, "combined": 1.9, "pending": False},
         {"rank": 1, "combined": 1.3, "pending": False},
     ]
+
+
+def test_a_page_from_before_a_division_was_added_is_refused(season, client):  # noqa: F811
+    """The divisions' rows are read by the division each names, not by position: a page
+    listing two divisions, posted after a third came first, would tick the wrong ones."""
+    competition, rounds, organizer = season
+    divisions = phase_divisions(competition, rounds)
+    client.force_login(organizer)
+    add = reverse("console:standings_add", args=[competition.slug])
+    fields = form_fields_of(client.get(add).content.decode(), "standings-form")
+    standings_division_add(
+        user=None,
+        competition=competition,
+        division=DivisionInput("early", order=0),
+        rule="weighted_rank",
+        entries=entries(rounds, "attack"),
+    )
+    body = post_data(
+        fields,
+        {"division-key": "grand", "rounds-0-counts": False, "rounds-1-counts": False,
+         "divisions-0-counts": True, "divisions-1-counts": True},
+    )  # fmt: skip
+    page = client.post(add, body).content.decode()
+    assert "The competition&#x27;s divisions changed since this page was opened" in page
+    assert not Standings.objects.filter(key="grand").exists()
+    assert set(divisions.values()) <= set(Standings.objects.filter(competition=competition))
