@@ -124,33 +124,41 @@ class StandingsRoundForm(forms.Form):
         ]
 
 
-class BaseStandingsFormSet(forms.BaseFormSet):
-    def __init__(self, *args, rounds, **kwargs):
-        self.rounds = rounds
+class RowPerItemFormSet(forms.BaseFormSet):
+    """One row per item (a round, a division), each form given its item as ``item_name``
+    and naming it in its hidden ``<item_name>_id`` field; ``changed``: the refusal of a
+    page whose rows are not the items'."""
+
+    item_name = ""
+    changed = ""
+
+    def __init__(self, *args, items, **kwargs):
+        self.items = items
         super().__init__(*args, **kwargs)
 
     def total_form_count(self):
-        """One row per round, whatever count the page sent (its ``TOTAL_FORMS`` tampered
-        with, or from before a round was added or deleted): no row without its round, and
-        a refused page shows every round's row again."""
-        return len(self.rounds)
+        """One row per item, whatever count the page sent (its ``TOTAL_FORMS`` tampered
+        with, or from before an item was added or deleted): no row without its item, and
+        a refused page shows every item's row again."""
+        return len(self.items)
 
     def get_form_kwargs(self, index):
-        return {"round": self.rounds[index]}
+        return {self.item_name: self.items[index]}
 
     def clean(self):
-        """A page opened before a round was added or deleted is refused rather than read
-        askew: its row count is not the rounds', or a row names another round."""
+        """A page opened before an item was added or deleted is refused rather than read
+        askew: its row count is not the items', or a row names another item."""
         count = self.management_form.cleaned_data.get(TOTAL_FORM_COUNT)
-        named = [form.cleaned_data.get("round_id") for form in self.forms]
-        if count != len(self.rounds) or named != [round_.pk for round_ in self.rounds]:
-            raise forms.ValidationError(
-                _(
-                    "The competition's rounds changed since this page was opened: reload it "
-                    "and save again."
-                ),
-                code="rounds_changed",
-            )
+        named = [form.cleaned_data.get(f"{self.item_name}_id") for form in self.forms]
+        if count != len(self.items) or named != [item.pk for item in self.items]:
+            raise forms.ValidationError(self.changed, code=f"{self.item_name}s_changed")
+
+
+class BaseStandingsFormSet(RowPerItemFormSet):
+    item_name = "round"
+    changed = _(
+        "The competition's rounds changed since this page was opened: reload it and save again."
+    )
 
     def entries(self) -> list[EntryInput]:
         return [
@@ -221,29 +229,13 @@ class CountedDivisionForm(forms.Form):
         self.fields["division_id"].initial = division.pk
 
 
-class BaseCountedFormSet(forms.BaseFormSet):
-    def __init__(self, *args, divisions, **kwargs):
-        self.divisions = divisions
-        super().__init__(*args, **kwargs)
+class BaseCountedFormSet(RowPerItemFormSet):
+    """One row per division that may be counted (``countable_divisions``)."""
 
-    def total_form_count(self):
-        """One row per division that may be counted, whatever count the page sent."""
-        return len(self.divisions)
-
-    def get_form_kwargs(self, index):
-        return {"division": self.divisions[index]}
-
-    def clean(self):
-        count = self.management_form.cleaned_data.get(TOTAL_FORM_COUNT)
-        named = [form.cleaned_data.get("division_id") for form in self.forms]
-        if count != len(self.divisions) or named != [d.pk for d in self.divisions]:
-            raise forms.ValidationError(
-                _(
-                    "The competition's divisions changed since this page was opened: reload "
-                    "it and save again."
-                ),
-                code="divisions_changed",
-            )
+    item_name = "division"
+    changed = _(
+        "The competition's divisions changed since this page was opened: reload it and save again."
+    )
 
     def counted(self) -> list[CountedInput]:
         return [

@@ -38,11 +38,11 @@ def _forms(request, competition, settings, rounds, *, adding: bool):
         data,
         DivisionForm(data, initial={} if adding else division_initial(settings), prefix="division"),
         StandingsRuleForm(data, initial=rule_initial),
-        StandingsFormSet(data, initial=rows_initial, rounds=rounds, prefix="rounds"),
+        StandingsFormSet(data, initial=rows_initial, items=rounds, prefix="rounds"),
         CountedFormSet(
             data,
             initial=counted_initial(current, divisions),
-            divisions=divisions,
+            items=divisions,
             prefix="divisions",
         ),
     )

@@ -36,15 +36,11 @@ from pwscup.competitions.standings_services import (
 )
 from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered, post_data
 from tests.pwscup.test_standings import PUBLISHED, ranking, season  # noqa: F401
+from tests.pwscup.test_standings_divisions import entries
 
 pytestmark = pytest.mark.django_db
 
 ONE = Decimal(1)
-
-
-def entries(rounds, key):
-    weights = (Decimal("0.1"), Decimal("0.9"))
-    return [EntryInput(r, w, (key,)) for r, w in zip(rounds, weights, strict=True)]
 
 
 def publish(*slugs):
