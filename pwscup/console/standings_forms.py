@@ -98,7 +98,9 @@ class WeightField(forms.DecimalField):
         return value
 
 
-class StandingsRoundForm(forms.Form):
+class CountedRowForm(forms.Form):
+    """A row of a counted item (a round, a division): whether it counts, and its weight."""
+
     counts = forms.BooleanField(label=_("Counts"), required=False)
     weight = WeightField(
         label=_("Weight"),
@@ -108,6 +110,9 @@ class StandingsRoundForm(forms.Form):
         required=False,
         widget=forms.NumberInput(attrs={"class": "standings-weight"}),
     )
+
+
+class StandingsRoundForm(CountedRowForm):
     rankings = forms.MultipleChoiceField(
         label=_("Rankings"), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -207,18 +212,9 @@ def _row(round_, *, counts: bool, weight) -> dict:
     return {"counts": counts, "weight": weight, "rankings": rankings}
 
 
-class CountedDivisionForm(forms.Form):
+class CountedDivisionForm(CountedRowForm):
     """Another division of the competition: whether its rank counts here, and its weight."""
 
-    counts = forms.BooleanField(label=_("Counts"), required=False)
-    weight = WeightField(
-        label=_("Weight"),
-        max_digits=9,
-        decimal_places=4,
-        min_value=0,
-        required=False,
-        widget=forms.NumberInput(attrs={"class": "standings-weight"}),
-    )
     # The division the row was rendered for (a page from before the divisions changed is
     # refused, as the rounds' rows are).
     division_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
