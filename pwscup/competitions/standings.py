@@ -131,6 +131,12 @@ def standings_settings(*, competition: Competition, key: str | None = None) -> S
     return divisions.order_by("order", "pk").prefetch_related(*PREFETCHED).first()
 
 
+def divisions_counting(division: Standings) -> list[Standings]:
+    """The divisions that count ``division``'s rank (empty: none does), in their order."""
+    links = division.counted_by.select_related("standings")
+    return [link.standings for link in links.order_by("standings__order", "standings__pk")]
+
+
 def declared_rankings(round_: Round) -> dict[str, RankingKey]:
     """The round's kind's rankings by key."""
     return {ranking.key: ranking for ranking in round_ranking_keys(round_)}

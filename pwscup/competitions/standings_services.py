@@ -21,7 +21,11 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record
-from pwscup.competitions.standings import declared_rankings, standings_settings
+from pwscup.competitions.standings import (
+    declared_rankings,
+    divisions_counting,
+    standings_settings,
+)
 from pwscup.competitions.standings_models import (
     DIVISION_NAME_MAX_LENGTH,
     Standings,
@@ -88,14 +92,14 @@ def _check_counted(competition, rule: str, counted: list[CountedInput], current)
             )
         )
     if counted and current is not None:
-        counting = current.counted_by.select_related("standings").first()
-        if counting is not None:
+        counting = divisions_counting(current)
+        if counting:
             errors.append(
                 _(
                     "%(division)s counts this division: a division that is counted cannot "
                     "count other divisions (one level)."
                 )
-                % {"division": counting.standings.name}
+                % {"division": ", ".join(division.name for division in counting)}
             )
     for item in counted:
         name = item.division.name
@@ -308,10 +312,8 @@ def standings_division_remove(*, user, competition: Competition, key: str) -> No
     """Remove the division ``key`` (nothing when the competition has none such). Raises
     ``ValidationError`` naming the division that counts it, if one does: removing it would
     change that division's ranking."""
-    counting = StandingsDivision.objects.filter(
-        counted__competition=competition, counted__key=key
-    ).select_related("standings")
-    names = [link.standings.name for link in counting]
+    division = Standings.objects.filter(competition=competition, key=key).first()
+    names = [] if division is None else [d.name for d in divisions_counting(division)]
     if names:
         raise ValidationError(
             _("%(divisions)s counts this division: untick it there before removing it.")

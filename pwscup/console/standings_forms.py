@@ -248,7 +248,10 @@ CountedFormSet = forms.formset_factory(
 
 def countable_divisions(competition, current) -> list[Standings]:
     """The rows of the form's divisions: the competition's other divisions that count no
-    division themselves (one level: the service refuses the others)."""
+    division themselves, none for a division that is counted (one level: the service
+    refuses the others)."""
+    if current is not None and current.counted_by.exists():
+        return []
     divisions = Standings.objects.filter(competition=competition, counted_divisions__isnull=True)
     if current is not None:
         divisions = divisions.exclude(pk=current.pk)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.selectors import console_competition
-from pwscup.competitions.standings import standings_settings
+from pwscup.competitions.standings import divisions_counting, standings_settings
 from pwscup.competitions.standings_services import (
     standings_division_add,
     standings_division_remove,
@@ -99,6 +99,9 @@ def _page(request, competition, key, *, adding: bool):
             "rule_form": rule_form,
             "formset": formset,
             "counted_formset": counted_formset,
+            "counted_by": ", ".join(d.name for d in divisions_counting(settings))
+            if settings and not adding
+            else "",
             "errors": errors,
             # The public page is a 404 until the standings are set; the first division's
             # is the competition's standings page, as before divisions.

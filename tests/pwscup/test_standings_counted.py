@@ -287,12 +287,15 @@ def test_the_console_form_sets_the_2023_divisions_as_rendered(season, client):  
         ("attack", ONE),
     ]
     assert not grand_division.entries.exists()
-    # Its edit page shows them ticked; a division that counts divisions is not offered.
+    # Its edit page shows them ticked.
     edit = reverse("console:standings_division", args=[slug, "grand"])
     shown = client.get(edit).content.decode()
     assert 'name="divisions-0-counts" id="id_divisions-0-counts" checked' in shown
     attack_page = client.get(reverse("console:standings_division", args=[slug, "attack"]))
-    assert 'data-testid="standings-division-row-grand"' not in attack_page.content.decode()
+    # The attack division is counted: it may count no division, and its page says why.
+    attack_html = attack_page.content.decode()
+    assert 'data-testid="standings-division-row-' not in attack_html
+    assert "Grand ranking counts this division's rank" in attack_html
     # Removing a counted division from its page is refused, naming the grand ranking.
     remove = reverse("console:standings_remove", args=[slug, "attack"])
     refused = post_as_rendered(client, remove, "standings-remove-form")
