@@ -63,3 +63,52 @@ def test_two_divisions_read_on_a_phone(web, e2e_world, language, cookie_log_in):
         scroller = region.locator("xpath=..")
         box = scroller.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_grand_ranking_of_two_divisions_reads_on_a_phone(web, e2e_world, language, cookie_log_in):
+    """PWSCup 2023: a grand ranking counting the two divisions' ranks. Its page (a column
+    per counted division) and its console form (the divisions' rows, ticked, with their
+    weights) stay within 390 px; the counted division's form says what counts it."""
+    from pwscup.competitions.standings_services import (
+        CountedInput,
+        DivisionInput,
+        EntryInput,
+        standings_division_add,
+    )
+
+    world, page = e2e_world, web
+    counted = []
+    for index, key in enumerate(("anonymization", "attack")):
+        division = standings_division_add(
+            user=world.organizer,
+            competition=world.competition,
+            division=DivisionInput(key, NAMES["en"][index], NAMES["ja"][index]),
+            rule="weighted_rank",
+            entries=[EntryInput(world.round, Decimal(1), (key,))],
+        )
+        counted.append(CountedInput(division, Decimal(1)))
+    standings_division_add(
+        user=world.organizer,
+        competition=world.competition,
+        division=DivisionInput("grand", "Grand ranking", "総合順位"),
+        rule="weighted_rank",
+        entries=[],
+        counted=counted,
+    )
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    cookie_log_in(page, "organizer")
+    if language != "en":
+        switch_language(page, language)
+    slug = world.competition.slug
+    for address, testid in (
+        (f"/c/{slug}/standings/grand/", "standings-division-column-attack"),
+        (f"/console/{slug}/standings/grand/", "standings-division-row-attack"),
+        (f"/console/{slug}/standings/attack/", "standings-counted-by"),
+    ):
+        page.goto(address)
+        expect(page.get_by_test_id(testid)).to_be_visible()
+        assert escaping_elements(page) == [], (address, language)
+        assert page_overflow(page) <= 0, (address, language, spilling_content(page))
+    page.goto(f"/console/{slug}/standings/grand/")
+    expect(page.locator("input[name=divisions-1-counts]")).to_be_checked()
