@@ -24,6 +24,8 @@ pending makes the counting one pending; a team without a rank there has no combi
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.standings_models import Standings
 from pwscup.competitions.totals import round_published_rankings, round_ranking_keys
@@ -135,6 +137,17 @@ def divisions_counting(division: Standings) -> list[Standings]:
     """The divisions that count ``division``'s rank (empty: none does), in their order."""
     links = division.counted_by.select_related("standings")
     return [link.standings for link in links.order_by("standings__order", "standings__pk")]
+
+
+def removal_refusal(division: Standings) -> str | None:
+    """Why ``division`` cannot be removed now (``None``: it can): another division counts
+    its rank. The removal page says it before offering the button; the removal refuses it."""
+    names = [counting.name for counting in divisions_counting(division)]
+    if not names:
+        return None
+    return _("%(divisions)s counts this division: untick it there before removing it.") % {
+        "divisions": ", ".join(names)
+    }
 
 
 def declared_rankings(round_: Round) -> dict[str, RankingKey]:

@@ -24,6 +24,7 @@ from pwscup.competitions.services import audit_record
 from pwscup.competitions.standings import (
     declared_rankings,
     divisions_counting,
+    removal_refusal,
     standings_settings,
 )
 from pwscup.competitions.standings_models import (
@@ -313,12 +314,9 @@ def standings_division_remove(*, user, competition: Competition, key: str) -> No
     ``ValidationError`` naming the division that counts it, if one does: removing it would
     change that division's ranking."""
     division = Standings.objects.filter(competition=competition, key=key).first()
-    names = [] if division is None else [d.name for d in divisions_counting(division)]
-    if names:
-        raise ValidationError(
-            _("%(divisions)s counts this division: untick it there before removing it.")
-            % {"divisions": ", ".join(names)}
-        )
+    refusal = None if division is None else removal_refusal(division)
+    if refusal is not None:
+        raise ValidationError(refusal)
     deleted, _rows = Standings.objects.filter(competition=competition, key=key).delete()
     if deleted:
         audit_record(

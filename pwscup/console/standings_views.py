@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.selectors import console_competition
-from pwscup.competitions.standings import divisions_counting, standings_settings
+from pwscup.competitions.standings import divisions_counting, removal_refusal, standings_settings
 from pwscup.competitions.standings_services import (
     standings_division_add,
     standings_division_remove,
@@ -146,5 +146,10 @@ def standings_remove(request, competition_slug, key):
     return render(
         request,
         "console/standings_remove.html",
-        {"competition": competition, "division": division, "errors": errors},
+        {
+            "competition": competition,
+            "division": division,
+            "errors": errors,
+            "refusal": removal_refusal(division),
+        },
     )

@@ -296,9 +296,14 @@ def test_the_console_form_sets_the_2023_divisions_as_rendered(season, client):  
     attack_html = attack_page.content.decode()
     assert 'data-testid="standings-division-row-' not in attack_html
     assert "Grand ranking counts this division's rank" in attack_html
-    # Removing a counted division from its page is refused, naming the grand ranking.
+    # Removing a counted division: its removal page says why not before offering a button,
+    # and a post (a page opened before the grand ranking counted it) is refused the same.
     remove = reverse("console:standings_remove", args=[slug, "attack"])
-    refused = post_as_rendered(client, remove, "standings-remove-form")
+    asked = client.get(remove).content.decode()
+    assert 'data-testid="standings-remove-refusal"' in asked
+    assert "Grand ranking counts this division" in asked
+    assert 'data-testid="standings-remove-confirm"' not in asked
+    refused = client.post(remove)
     assert refused.status_code == 200
     assert "Grand ranking counts this division" in refused.content.decode()
     with_ja = client.post(remove, headers={"accept-language": "ja"}).content.decode()
