@@ -56,8 +56,9 @@ def disqualified_team_ids(*, competition_id: int) -> set[int]:
 
 
 def team_disqualification(*, team) -> TeamDisqualification | None:
-    """The team's disqualification (its reason, shown to its own members), or None."""
-    return TeamDisqualification.objects.filter(team=team).first()
+    """The team's disqualification (its reason, shown to its own members; who decided it and
+    when, shown to the organizers), or None."""
+    return TeamDisqualification.objects.filter(team=team).select_related("decided_by").first()
 
 
 @dataclass(frozen=True)

@@ -208,14 +208,27 @@ def console_team_rename(*, user, team: Team, name: str) -> None:
 
 @transaction.atomic
 def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualification:
+    """Take ``team`` out of every ranking of its competition, with ``reason`` (told to its
+    members). Refused (``ValidationError``) for a team already disqualified: one decision
+    at a time, changed only by reinstating the team first."""
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason: the team is told why.")})
     text_length_check(
         field="reason", label=_("The reason"), value=reason, max_length=REASON_MAX_LENGTH
     )
-    disqualification, _created = TeamDisqualification.objects.update_or_create(
-        team=team, defaults={"reason": reason, "decided_by": user}
+    # The team's row is locked so that two organizers posting at once make one decision.
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+    if TeamDisqualification.objects.filter(team=team).exists():
+        raise ValidationError(
+            _(
+                "%(team)s is already disqualified: nothing was changed. To give another "
+                "reason, reinstate the team first, then disqualify it again."
+            )
+            % {"team": team.name}
+        )
+    disqualification = TeamDisqualification.objects.create(
+        team=team, reason=reason, decided_by=user
     )
     _team_audit(user=user, team=team, action=Action.TEAM_DISQUALIFIED, reason=reason)
     _teams_standing_changed(team.competition)

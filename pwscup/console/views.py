@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from pwscup.accounts.selectors import team_disqualification
 from pwscup.archives.selectors import archives_console
 from pwscup.competitions.console_pages import competition_console_page
 from pwscup.competitions.selectors import (
@@ -198,8 +199,20 @@ def team_rename(request, competition_slug, pk):
 
 @login_required
 def team_disqualify(request, competition_slug, pk):
+    """The form, or, for a team already disqualified, the decision as it stands (since when,
+    by whom, why) and the way back (reinstating) instead: posting then changes nothing."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    team_name = selectors.console_team(competition=competition, pk=pk).name
+    team = selectors.console_team(competition=competition, pk=pk)
+    decision = team_disqualification(team=team)
+    if decision is not None:
+        if request.method == "POST":
+            messages.error(
+                request,
+                _("%(team)s is already disqualified: nothing was changed.") % {"team": team.name},
+            )
+        context = {"competition": competition, "team": team, "decision": decision}
+        return render(request, "console/team_disqualified.html", context)
+    team_name = team.name
     return _team_action(
         request,
         competition_slug,
