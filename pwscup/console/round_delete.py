@@ -4,7 +4,9 @@ A round goes only while nothing of a team or of the results hangs on it: no team
 uploaded anything to it (any kind's kept uploads: releases, estimates, attacks, slides),
 its results were never published and no award names it. Then the round goes with what the
 organizers gave it (its kind's settings and data, its phases, its place in the standings);
-the audit log keeps the deletion, and the round's earlier entries, without the round."""
+the audit log keeps the deletion, and the round's earlier entries, without the round. Once
+the deletion has committed, the files its rows named leave the storage (originals, masters,
+pools, packs, generated samples), except a file another row still names."""
 
 from collections import deque
 
@@ -16,6 +18,7 @@ from pwscup.accounts.models import Award
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import audit_record
 from pwscup.core.errors import Refused
+from pwscup.core.stored_files import file_fields, files_named, unnamed_files_delete
 from pwscup.kinds import kind_of
 from pwscup.submissions.selectors import upload_models
 
@@ -55,6 +58,18 @@ def round_uploads(round: Round) -> int:
     return total
 
 
+def round_files(round: Round) -> dict:
+    """The storage names of the files the rows of ``round`` hold (the round's own, its kind's
+    part and everything reached from the round as ``round_lookup`` finds it), each with its
+    storage: what the round's deletion takes with it."""
+    files = files_named(Round.objects.filter(pk=round.pk))
+    for model in dict.fromkeys(model for model, _field in file_fields()):
+        lookup = round_lookup(model) if model is not Round else None
+        if lookup is not None:
+            files.update(files_named(model._default_manager.filter(**{lookup: round})))
+    return files
+
+
 def round_delete_refusal(round: Round) -> str:
     """Why ``round`` cannot be deleted (a sentence saying what to do), ``""`` when it can."""
     uploads = round_uploads(round)
@@ -81,7 +96,10 @@ def round_delete(*, user, round: Round) -> str:
         if refusal := round_delete_refusal(round):
             raise Refused(refusal)
         name, slug, competition = round.name, round.slug, round.competition
+        files = round_files(round)
         round.delete()
+        # The files go once the rows are gone for good (a rollback keeps both).
+        transaction.on_commit(lambda: unnamed_files_delete(files), robust=True)
         audit_record(
             user=user,
             competition=competition,

@@ -102,6 +102,9 @@ class Player:
         A team's attack names one target, under a limit per target (a core attack phase's
         ``Phase.target_limit``, or the kind's own: ``attack_target_limit_set``):
         ``target_arena`` and ``attack`` are played (``test_uploads_conform.py``).
+    holds_files : bool
+        An ``arena``'s round holds files in the storage (an original, a master, a pool, the
+        organizer's packs): its deletion removes them (``test_round_delete_conform.py``).
     """
 
     key: str = ""
@@ -113,6 +116,7 @@ class Player:
     attack_matrix: bool = False
     window_opens: bool = True
     attack_targets: bool = False
+    holds_files: bool = True
 
     def install(self) -> None:
         """Make the kind playable (a test-only kind registers itself here)."""

@@ -82,3 +82,25 @@ def test_an_award_naming_the_round_is_removed_first(player):
     for language, words in (("en", "Delete the round"), ("ja", "ラウンドを削除")):
         shown = client.get(round_page, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert 'data-testid="round-delete-link"' in shown and words in shown
+
+
+def test_the_deleted_round_s_files_leave_the_storage_and_no_other_round_s(
+    player, django_capture_on_commit_callbacks
+):
+    """The files the round's rows named (its original, its kind's data) are deleted from the
+    real storage once the deletion commits; another round's files stay."""
+    from django.core.files.storage import default_storage
+
+    from pwscup.console.round_delete import round_files
+
+    arena = player.arena(slug=f"files-{player.key}"[:40])
+    other = player.arena(slug=f"other-{player.key}"[:40])
+    files, kept = set(round_files(arena.round)), set(round_files(other.round))
+    assert bool(files) == bool(kept) == player.holds_files and not files & kept
+    assert all(default_storage.exists(name) for name in files | kept)
+    client, url = _page(arena)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url).status_code == 302
+    assert not Round.objects.filter(pk=arena.round.pk).exists()
+    assert [name for name in files if default_storage.exists(name)] == []
+    assert all(default_storage.exists(name) for name in kept)

@@ -34,9 +34,7 @@ def test_the_page_of_a_disqualified_team_shows_the_decision_and_the_way_back(cli
     assert "失格を取り消す" in japanese
 
 
-def test_a_form_posted_after_another_organizer_disqualified_the_team_changes_nothing(
-    client, world
-):
+def test_a_form_posted_after_another_organizer_disqualified_the_team_changes_nothing(client, world):
     team = world.teams["b"]
     client.force_login(world.organizer)
     address = _address(world, team)
@@ -46,9 +44,9 @@ def test_a_form_posted_after_another_organizer_disqualified_the_team_changes_not
     response = client.post(address, post_data(fields, {"reason": "Second decision"}))
     assert response.status_code == 200
     assert "is already disqualified: nothing was changed." in response.content.decode()
-    assert list(TeamDisqualification.objects.filter(team=team).values_list("reason", flat=True)) == [
-        "First decision"
-    ]
+    assert list(
+        TeamDisqualification.objects.filter(team=team).values_list("reason", flat=True)
+    ) == ["First decision"]
     assert AuditEntry.objects.filter(action=AuditEntry.Action.TEAM_DISQUALIFIED).count() == logged
 
 

@@ -34,6 +34,7 @@ class ToyPlayer(Player):
     # Submit reads the team's uploads, Results the standings: one query each (the core's tabs).
     page_queries = {"overview": 3, "data": 4, "rules": 3, "submit": 4, "results": 4}
     test_only = True
+    holds_files = False  # a toy round is made of settings only
 
     def install(self):
         register(ToyGameKind())  # the one registration line (an app's ``ready()`` in a real kind)
