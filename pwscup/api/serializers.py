@@ -118,7 +118,17 @@ class RoundUploadSerializer(serializers.Serializer):
         help_text=gettext_lazy("What it is for (a release, a level, a target team)."),
     )
     message = serializers.CharField(allow_blank=True)
-    note = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(
+        allow_blank=True,
+        help_text=gettext_lazy("The team's own note on it (empty: none, or a type taking none)."),
+    )
+    remark = serializers.CharField(
+        allow_blank=True,
+        help_text=gettext_lazy(
+            "What the platform says of it (a release passing the gates, the half of the "
+            "challenge set an attack's scores are on); empty: nothing."
+        ),
+    )
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
     scores_text = serializers.DictField(child=serializers.CharField())
     final = serializers.BooleanField(

@@ -111,6 +111,7 @@ JA = {
     "failed": "失敗",
     "uploaded": "アップロード日時",
     "note": "メモ",
+    "remarks": "備考",
     "target": "攻撃対象",
     "rows": "行数",
     "version": "版",

@@ -119,18 +119,33 @@ def _print_uploads(status: dict) -> None:
             kind = types.get(key, {})
             print()
             print(f"{key}: {kind['label']}" if kind else key)
-            print(uploads_table(uploads, status["metrics"], selectable=kind.get("selectable")))
+            takes_note = any(field["name"] == "note" for field in kind.get("fields", []))
+            print(
+                uploads_table(
+                    uploads,
+                    status["metrics"],
+                    selectable=kind.get("selectable"),
+                    takes_note=takes_note,
+                )
+            )
 
 
-def uploads_table(uploads: list[dict], metrics: list[dict], *, selectable: bool) -> str:
+def uploads_table(
+    uploads: list[dict], metrics: list[dict], *, selectable: bool, takes_note: bool = False
+) -> str:
     """Uploads of one type with the scores the round's metrics mark as ``headline`` (the
     first few when it marks none of theirs); "(final)" beside the chosen one when the team
-    chooses its final upload of the type (``selectable``). Under the table, each failed
-    upload's reason in full (the note column keeps the team's note)."""
+    chooses its final upload of the type (``selectable``). The team's own note under its
+    heading (when the type takes one, ``takes_note``, or an upload has one), the platform's
+    remarks (a release passing the gates, the half an attack's scores are on) under theirs,
+    as the round's pages keep them apart. Under the table, each failed upload's reason in
+    full."""
     present = {k for upload in uploads for k in upload["scores_text"]}
     shown = [m["key"] for m in metrics if m["key"] in present]
     marked = [m["key"] for m in metrics if m["headline"] and m["key"] in present]
     headline = marked or shown[:HEADLINE_SCORES]
+    notes = takes_note or any(u.get("note") for u in uploads)
+    remarks = any(u.get("remark") for u in uploads)
     rows = [
         [
             upload_label(u),
@@ -139,11 +154,13 @@ def uploads_table(uploads: list[dict], metrics: list[dict], *, selectable: bool)
             u["about"],
             moment(u["created_at"]),
             *[u["scores_text"].get(m, "") for m in headline],
-            u["note"],
+            *([u.get("note", "")] if notes else []),
+            *([u.get("remark", "")] if remarks else []),
         ]
         for u in uploads
     ]
-    headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *headline, tr("note")]
+    headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *headline]
+    headers += [tr("note")] * notes + [tr("remarks")] * remarks
     reasons = [
         f"{upload_label(u)} {state_text(FAILED)}: {u['message']}"
         for u in uploads

@@ -170,9 +170,11 @@ class SubmissionType:
         return {}
 
     def as_json(self, upload, part, access, context: dict) -> dict:
-        """What the kind says of an upload in the API: ``about``, ``message``, ``note``,
-        ``scores``, ``scores_text``, ``final`` and its own keys (``type``, ``id``,
-        ``number``, ``status``, ``created_at`` and the addresses are added by the core)."""
+        """What the kind says of an upload in the API: ``about``, ``message``, ``note`` (the
+        team's own note on it), ``remark`` (the platform's: a gate passed, the half the scores
+        are on; the core gives ``""`` when the kind says none), ``scores``, ``scores_text``,
+        ``final`` and its own keys (``type``, ``id``, ``number``, ``status``, ``created_at``
+        and the addresses are added by the core)."""
         raise NotImplementedError
 
     # --- uploads and selection ----------------------------------------------------------------
@@ -233,6 +235,7 @@ class SubmissionType:
             "status": upload.status,
             # In the server's time zone, as the serializers write every other time (not UTC).
             "created_at": timezone.localtime(upload.created_at),
+            "remark": "",
             **self.as_json(upload, part, access, context),
         }
         body["url"] = self.address(upload, access)

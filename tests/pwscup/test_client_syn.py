@@ -62,7 +62,8 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     status = run(["status", ref], config_dir=home)
     releases = status.stdout[status.stdout.index("release: A synthetic release") :]
     header = line_of(releases, "#  ")
-    assert header.split()[5:10] == ["u_ml", "u_1", "r_copy", "r_copy_holdout", "note"]
+    # The platform's remark under its own heading; a release takes no note: no note column.
+    assert header.split()[5:10] == ["u_ml", "u_1", "r_copy", "r_copy_holdout", "remarks"]
     assert "finished (final)" in line_of(releases, "#1 ")
     copy_line = line_of(releases, "#2 ")
     assert "(final)" not in copy_line and "fails the gates" in copy_line
@@ -82,7 +83,7 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     attacks = status.stdout[status.stdout.index("attack: A membership-inference attack") :]
     assert status.stdout.index("release: ") < status.stdout.index("attack: ")
     assert "finished (final)" in line_of(releases, "#1 ")  # the chosen release
-    assert line_of(attacks, "#  ").split()[5:7] == ["tpr@0.1", "note"]
+    assert line_of(attacks, "#  ").split()[5:7] == ["tpr@0.1", "remarks"]
     attack_line = line_of(attacks, "#1 ")
     assert "finished" in attack_line and "(final)" not in attack_line and "Team B" in attack_line
 
@@ -98,3 +99,4 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     ja = run(["status", ref], config_dir=home, language="ja")
     assert "このラウンドが受け付ける提出" in ja.stdout and "現在受付中" in ja.stdout
     assert "完了 (最終)" in ja.stdout
+    assert "備考" in ja.stdout and "メモ" not in ja.stdout

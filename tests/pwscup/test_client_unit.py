@@ -284,6 +284,49 @@ def test_status_gives_each_failed_upload_s_reason_in_full_beside_its_note():
     assert row.rstrip().endswith("k=5")
 
 
+def _listed(number: int, *, note: str, remark: str) -> dict:
+    return {
+        "number": number,
+        "id": 40 + number,
+        "status": "finished",
+        "final": False,
+        "about": "",
+        "created_at": "2026-12-01T18:00:00+09:00",
+        "scores_text": {},
+        "note": note,
+        "remark": remark,
+        "message": "",
+    }
+
+
+@pytest.mark.parametrize(
+    ("lang", "note", "remarks"), [("en", "note", "remarks"), ("ja", "メモ", "備考")]
+)
+def test_status_keeps_the_team_s_note_and_the_platform_s_remarks_under_their_own_headings(
+    monkeypatch, lang, note, remarks
+):
+    """A synthetic release's "fails the gates" (the platform's remark; the type takes no
+    note) read under the note heading (メモ), as if the team had written it."""
+    from pwscup.client.reading import uploads_table
+
+    monkeypatch.setenv("PWSCUP_LANG", lang)
+    release = uploads_table([_listed(2, note="", remark="fails the gates")], [], selectable=True)
+    header, row = release.splitlines()[:2]
+    assert header.split()[-1] == remarks and note not in header.split()
+    assert row.rstrip().endswith("fails the gates")
+    both = uploads_table(
+        [_listed(3, note="k=5", remark="dev half"), _listed(1, note="", remark="")],
+        [],
+        selectable=False,
+        takes_note=True,
+    )
+    header, row = both.splitlines()[:2]
+    assert header.split()[-2:] == [note, remarks]
+    assert row.split()[-3:] == ["k=5", "dev", "half"]
+    table = uploads_table([_listed(1, note="", remark="")], [], selectable=False, takes_note=True)
+    assert table.splitlines()[0].split()[-1] == note and remarks not in table
+
+
 def test_a_note_or_a_field_the_upload_does_not_take_is_refused_not_dropped(monkeypatch):
     """A DP estimate takes no note, a sequential release no ``stpe``: the server ignores a
     field it does not read, so the client refuses it (exit 2) rather than lose it quietly."""

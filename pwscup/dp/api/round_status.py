@@ -57,6 +57,7 @@ def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final:
         "about": _("level %(level)s") % {"level": estimate.level},
         "message": estimate.message_text,
         "note": estimate.method,
+        "remark": "",
         "scores": {m: v for m, v in scores.items() if not isinstance(v, str)},
         "scores_text": {
             m: round_api.score_text(v) if not isinstance(v, str) else v for m, v in scores.items()

@@ -54,14 +54,15 @@ class Releases(SyntheticUploads, FinalReleases):
         fidelity, copies, distances; no attack's score)."""
         scored = upload.status == SynRelease.Status.FINISHED
         scores = present_scores(upload.scores, RELEASE_METRICS) if scored else {}
-        note = ""
+        remark = ""
         if scored:
             passes = upload.scores.get("passes")
-            note = gettext("passes the gates") if passes else gettext("fails the gates")
+            remark = gettext("passes the gates") if passes else gettext("fails the gates")
         return {
             "about": gettext("%(rows)s rows") % {"rows": upload.rows} if scored else "",
             "message": upload.message_text,
-            "note": note,
+            "note": upload.note,
+            "remark": remark,
             **scores_answer(scores),
             # Only a scored release is final: a new one is not, whatever a worker did since.
             "final": scored and upload.pk == context["final_pk"],
@@ -103,7 +104,8 @@ class Attacks(SyntheticUploads, TargetAttacks):
         return {
             "about": upload.target.team.name,
             "message": upload.message_text,
-            "note": half_note(half) if scored else "",
+            "note": upload.note,
+            "remark": half_note(half) if scored else "",
             "half": half,
             **scores_answer(scores),
             "final": scored and upload.pk in context["counting"],
