@@ -5,6 +5,7 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.bundles.subset import round_addresses
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.form_fields import competition_address_field
 from pwscup.core.form_fields import local_datetime_field
@@ -48,7 +49,7 @@ class CloneForm(NewCompetitionForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_(
             "Untick the rounds the new class does not play. A presentation window of a round "
-            "left out is not copied, nor are the standings when they count one."
+            "left out is not copied, nor is a standings division that counts one."
         ),
         error_messages={"required": _("Tick at least one round to copy.")},
     )
@@ -69,8 +70,23 @@ class ImportForm(NewCompetitionForm):
         help_text=_("A competition bundle exported from this platform."),
         widget=forms.ClearableFileInput(attrs={"accept": ".zip,application/zip"}),
     )
-    field_order = ["bundle", "name", "slug", "start", "timezone"]
+    rounds = forms.CharField(
+        label=_("Rounds to import"),
+        required=False,
+        max_length=2000,
+        help_text=_(
+            "Empty: every round. Else the addresses of the rounds to import, separated by "
+            "commas or spaces (round-1, round-3), as the source competition's console lists "
+            "them. A presentation window of a round left out is not imported, nor is a "
+            "standings division that counts one."
+        ),
+    )
+    field_order = ["bundle", "name", "slug", "start", "timezone", "rounds"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"].help_text = _("Empty: the name the bundle holds.")
+
+    def new_competition(self) -> dict:
+        rounds = round_addresses(self.cleaned_data["rounds"])
+        return {**super().new_competition(), "rounds": rounds}

@@ -84,14 +84,24 @@ def _export_recorded(*, competition, user, bundle, include_hidden: bool, **detai
     )
 
 
-def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime, user):
+def competition_import(
+    *,
+    bundle_file,
+    name: str,
+    slug: str,
+    start: dt.datetime,
+    user,
+    rounds: set[str] | None = None,
+):
     """A new competition organized by ``user`` from the bundle ``bundle_file`` (a binary
     file object), its times ``start`` plus the bundle's offsets; ``name`` empty: the
-    bundle's. Needs the right to create competitions.
+    bundle's. ``rounds``: the addresses of the bundle's rounds to import (``None``: every
+    one), the others left out as a clone leaves them (``rounds_kept``). Needs the right to
+    create competitions.
 
-    Raises ``ValidationError``: keyed ``name``, ``slug`` or ``start`` for those, else
-    messages naming the bundle's file and field. Nothing is left on failure: no row, no
-    file in the storage."""
+    Raises ``ValidationError``: keyed ``name``, ``slug``, ``start`` or ``rounds`` for those,
+    else messages naming the bundle's file and field. Nothing is left on failure: no row,
+    no file in the storage."""
     if not may_create_competitions(user=user):
         raise PermissionDenied
     return _import(
@@ -101,6 +111,7 @@ def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime,
         start=start,
         user=user,
         action=Action.COMPETITION_IMPORTED,
+        keep=rounds,
     )
 
 

@@ -1,13 +1,52 @@
-"""A clone that keeps some of the source's rounds: what of the manifest goes with them."""
+"""A copy that keeps some of a bundle's rounds (a clone's ticked rounds, an import's chosen
+ones): what of the manifest goes with them. The one owner of the rule for both."""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from pwscup.competitions.standings_services import FIRST_KEY
+
+# Round addresses as typed in one field or option: separated by commas or spaces.
+ADDRESS_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def round_addresses(text: str) -> set[str] | None:
+    """The round addresses ``text`` names (``"r1, r3"``, ``"r1 r3"``); ``None`` when it
+    names none: every round."""
+    addresses = {address for address in ADDRESS_SEPARATORS.split(text or "") if address}
+    return addresses or None
+
+
+def _kept_check(manifest: dict, keep: set[str]) -> None:
+    """Refuse (keyed ``rounds``) an address the bundle lacks, naming its rounds, and a
+    choice keeping none."""
+    known = {entry["slug"]: entry["name"] for entry in manifest["rounds"]}
+    unknown = sorted(address for address in keep if address not in known)
+    if unknown:
+        raise ValidationError(
+            {
+                "rounds": _("The bundle has no round %(unknown)s; its rounds are %(known)s.")
+                % {
+                    "unknown": ", ".join(repr(address)[:60] for address in unknown[:5]),
+                    "known": ", ".join(f"{slug} ({name})" for slug, name in known.items()),
+                }
+            }
+        )
+    if not keep:
+        raise ValidationError({"rounds": _("Keep at least one round.")})
 
 
 def rounds_kept(manifest: dict, round_files: list, keep: set[str]) -> list:
     """Leave out of ``manifest`` (in place) the rounds whose address is not in ``keep``, the
-    presentation windows of those rounds and the standings' divisions that count one of them
-    (or count a division left out);
-    return the kept rounds' files."""
+    presentation windows of those rounds and each standings division that counts one of
+    them or counts a division left out (the first division kept becomes the first); return
+    the kept rounds' files.
+
+    Raises ``ValidationError`` (keyed ``rounds``) when ``keep`` names a round the bundle
+    lacks or keeps none."""
+    _kept_check(manifest, keep)
     kept = [
         (entry, files)
         for entry, files in zip(manifest["rounds"], round_files, strict=True)

@@ -1,17 +1,27 @@
-"""Cloning last term's competition for a new class: the organizer picks which rounds the copy
-keeps (all ticked as the page opens); a presentation window or the standings of a round left
-out are not copied."""
+"""Cloning last term's competition for a new class, or importing its bundle: the organizer
+picks which rounds the copy keeps (a clone: all ticked as the page opens; an import: the
+addresses typed, none for every round, on the page or with ``bundle_import --rounds``); a
+presentation window or a standings division counting a round left out is not copied."""
 
 import copy
 import datetime as dt
 import io
+from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.bundles import services
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import Competition
+from pwscup.competitions.standings_models import Standings
+from pwscup.competitions.standings_services import (
+    DivisionInput,
+    EntryInput,
+    standings_division_add,
+    standings_update,
+)
 from pwscup.presentations.services import presentation_window_create
 from tests.pwscup.bundle_helpers import START, creator, members_of, rebuilt
 from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered
@@ -75,3 +85,87 @@ def test_a_clone_without_any_round_is_refused_with_what_to_do(client, world):
     assert response.status_code == 200
     assert "Tick at least one round to copy." in response.content.decode()
     assert not Competition.objects.filter(slug="empty").exists()
+
+
+def _divisions(last: Competition, *, first: list[str], second: list[str]) -> None:
+    """Two standings divisions of ``last``: the first counting the rounds ``first``, the
+    ``attack`` division the rounds ``second``."""
+
+    def entries(slugs):
+        return [
+            EntryInput(last.rounds.get(slug=slug), Decimal("1"), ("anonymization",))
+            for slug in slugs
+        ]
+
+    standings_update(user=None, competition=last, rule="weighted_rank", entries=entries(first))
+    standings_division_add(
+        user=None,
+        competition=last,
+        division=DivisionInput("attack", "Attack division", "攻撃部門"),
+        rule="weighted_rank",
+        entries=entries(second),
+    )
+
+
+def _divisions_of(competition: Competition) -> list[tuple[str, list[str]]]:
+    return [
+        (division.key, [entry.round.slug for entry in division.entries.all()])
+        for division in Standings.objects.filter(competition=competition).order_by("order")
+    ]
+
+
+def test_a_clone_leaves_out_a_later_division_counting_a_round_left_out(world):
+    last = _two_rounds(world)
+    _divisions(last, first=["r2"], second=["r1", "r2"])
+    this = services.competition_clone(
+        competition=last, name="This", slug="this", start=START, user=world.organizer,
+        rounds={"r2"},
+    )  # fmt: skip
+    assert _divisions_of(this) == [("overall", ["r2"])]
+
+
+def test_the_import_page_imports_only_the_rounds_typed_as_a_clone_keeps_them(client, world):
+    last = _two_rounds(world)
+    for round_ in last.rounds.all():
+        presentation_window_create(
+            competition=last,
+            user=world.organizer,
+            round=round_,
+            title=f"Talks {round_.slug}",
+            opens_at=START + dt.timedelta(days=1),
+            closes_at=START + dt.timedelta(days=2),
+        )
+    # The first division counts r1, left out: the attack division, on r2 only, comes first.
+    _divisions(last, first=["r1", "r2"], second=["r2"])
+    bundle = competition_bundle(competition=last).data
+    client.force_login(creator(world.organizer))
+    address = reverse("bundles:import")
+    start = (START + dt.timedelta(days=400)).strftime("%Y-%m-%dT%H:%M")
+    fill = {"bundle": ("last-bundle.zip", bundle), "slug": "picked", "start": start}
+    refused = post_as_rendered(client, address, "bundle-import-form", fill | {"rounds": "r2 r9"})
+    assert refused.status_code == 200
+    assert (
+        "The bundle has no round &#x27;r9&#x27;; its rounds are r1 (Round), r2 (Round 2)."
+        in refused.content.decode()
+    )
+    assert not Competition.objects.filter(slug="picked").exists()
+    response = post_as_rendered(client, address, "bundle-import-form", fill | {"rounds": "r2"})
+    assert response.status_code == 302
+    picked = Competition.objects.get(slug="picked")
+    assert list(picked.rounds.values_list("slug", flat=True)) == ["r2"]
+    windows = picked.presentation_windows.values_list("title", "round__slug")
+    assert list(windows) == [("Talks r2", "r2")]
+    assert _divisions_of(picked) == [("attack", ["r2"])]
+
+
+def test_bundle_import_takes_the_rounds_to_import(world, tmp_path):
+    last = _two_rounds(world)
+    path = tmp_path / "last.zip"
+    path.write_bytes(competition_bundle(competition=last).data)
+    organizer = creator(world.organizer)
+    call_command(
+        "bundle_import", str(path), "--slug", "cli", "--start", "2031-04-01T09:00+09:00",
+        "--organizer", organizer.username, "--rounds", "r1", stdout=io.StringIO(),
+    )  # fmt: skip
+    imported = Competition.objects.get(slug="cli")
+    assert list(imported.rounds.values_list("slug", flat=True)) == ["r1"]

@@ -1,5 +1,5 @@
-"""``manage.py bundle_import FILE --slug S --start T --organizer U [--name N]``: a new
-competition from a bundle, through the console's import service (the same checks, the same
+"""``manage.py bundle_import FILE --slug S --start T --organizer U [--name N] [--rounds R]``:
+a new competition from a bundle (``--rounds``: only those of its rounds), through the console's import service (the same checks, the same
 messages, nothing left on failure)."""
 
 from django.contrib.auth import get_user_model
@@ -10,6 +10,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.services import competition_import
+from pwscup.bundles.subset import round_addresses
 
 
 class Command(BaseCommand):
@@ -30,8 +31,14 @@ class Command(BaseCommand):
             required=True,
             help="the account that organizes it (may create competitions)",
         )
+        parser.add_argument(
+            "--rounds",
+            default="",
+            help="the addresses of the bundle's rounds to import, separated by commas "
+            "(default: every round)",
+        )
 
-    def handle(self, *args, file, slug, name, start, organizer, **options):
+    def handle(self, *args, file, slug, name, start, organizer, rounds, **options):
         moment = parse_datetime(start)
         if moment is None:
             raise CommandError(
@@ -45,7 +52,12 @@ class Command(BaseCommand):
         try:
             with open(file, "rb") as bundle:
                 competition = competition_import(
-                    bundle_file=bundle, name=name, slug=slug, start=moment, user=account
+                    bundle_file=bundle,
+                    name=name,
+                    slug=slug,
+                    start=moment,
+                    user=account,
+                    rounds=round_addresses(rounds),
                 )
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from None
