@@ -22,7 +22,7 @@ def round_addresses(text: str) -> set[str] | None:
 def _kept_check(manifest: dict, keep: set[str]) -> None:
     """Refuse (keyed ``rounds``) an address the bundle lacks, naming its rounds, and a
     choice keeping none."""
-    known = {entry["slug"]: entry["name"] for entry in manifest["rounds"]}
+    known = [entry["slug"] for entry in manifest["rounds"]]
     unknown = sorted(address for address in keep if address not in known)
     if unknown:
         raise ValidationError(
@@ -30,7 +30,7 @@ def _kept_check(manifest: dict, keep: set[str]) -> None:
                 "rounds": _("The bundle has no round %(unknown)s; its rounds are %(known)s.")
                 % {
                     "unknown": ", ".join(repr(address)[:60] for address in unknown[:5]),
-                    "known": ", ".join(f"{slug} ({name})" for slug, name in known.items()),
+                    "known": ", ".join(known),
                 }
             }
         )
