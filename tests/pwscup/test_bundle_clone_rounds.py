@@ -145,8 +145,7 @@ def test_the_import_page_imports_only_the_rounds_typed_as_a_clone_keeps_them(cli
     refused = post_as_rendered(client, address, "bundle-import-form", fill | {"rounds": "r2 r9"})
     assert refused.status_code == 200
     assert (
-        "The bundle has no round &#x27;r9&#x27;; its rounds are r1, r2."
-        in refused.content.decode()
+        "The bundle has no round &#x27;r9&#x27;; its rounds are r1, r2." in refused.content.decode()
     )
     assert not Competition.objects.filter(slug="picked").exists()
     response = post_as_rendered(client, address, "bundle-import-form", fill | {"rounds": "r2"})
