@@ -2,6 +2,7 @@
 check of a manifest read from a ZIP, whose messages name ``manifest.json`` and the JSON path
 at fault (``rounds[2].slug``)."""
 
+import hashlib
 import json
 from functools import cache
 from itertools import islice
@@ -235,3 +236,62 @@ def round_error_located(error: ValidationError, *, where: str, slug: str, roles)
                 % {"file": MANIFEST_NAME, "path": path, "message": message}
             )
     return located
+
+
+def round_files_listed(manifest: dict, members: dict[str, bytes]) -> list[dict[str, bytes]]:
+    """Each round's files (role → bytes) as the manifest lists them, every one present with
+    its listed size and SHA-256, and no member the manifest does not list."""
+    listed, rounds = set(), []
+    for index, entry in enumerate(manifest["rounds"]):
+        files = {}
+        for role, described in entry["files"].items():
+            path = described["path"]
+            expected = round_path(entry["slug"], role)
+            if path != expected:
+                raise ValidationError(
+                    _(
+                        "%(file)s: rounds[%(index)s].files.%(role)s.path: %(value)s should be "
+                        "%(expected)s."
+                    )
+                    % {
+                        "file": MANIFEST_NAME,
+                        "index": index,
+                        "role": role,
+                        "value": repr(path)[:80],
+                        "expected": expected,
+                    }
+                )
+            content = members.get(path)
+            if content is None:
+                raise ValidationError(
+                    _("%(path)s: listed in %(file)s but missing from the bundle.")
+                    % {"path": path, "file": MANIFEST_NAME}
+                )
+            if len(content) != described["size"]:
+                raise ValidationError(
+                    _("%(path)s: %(size)s bytes, but %(file)s lists %(listed)s.")
+                    % {
+                        "path": path,
+                        "size": len(content),
+                        "file": MANIFEST_NAME,
+                        "listed": described["size"],
+                    }
+                )
+            if hashlib.sha256(content).hexdigest() != described["sha256"]:
+                raise ValidationError(
+                    _(
+                        "%(path)s: its SHA-256 differs from the one %(file)s lists (the file "
+                        "was changed or damaged)."
+                    )
+                    % {"path": path, "file": MANIFEST_NAME}
+                )
+            files[role] = content
+            listed.add(path)
+        rounds.append(files)
+    extra = sorted(set(members) - listed)
+    if extra:
+        raise ValidationError(
+            _("The bundle's member %(name)s is not listed in %(file)s.")
+            % {"name": repr(extra[0])[:80], "file": MANIFEST_NAME}
+        )
+    return rounds

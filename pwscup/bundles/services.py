@@ -7,7 +7,6 @@ services as the kind's console). A clone is an export in memory followed by an i
 """
 
 import datetime as dt
-import hashlib
 import io
 
 from django.conf import settings
@@ -20,7 +19,7 @@ from pwscup.bundles.manifest import (
     MANIFEST_NAME,
     manifest_parse,
     round_error_located,
-    round_path,
+    round_files_listed,
 )
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
@@ -180,7 +179,7 @@ def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail
             % {"file": MANIFEST_NAME}
         )
     manifest = manifest_parse(members.pop(MANIFEST_NAME))
-    round_files = _round_files(manifest, members)
+    round_files = round_files_listed(manifest, members)
     if keep is not None:
         round_files = rounds_kept(manifest, round_files, keep)
     with files_recorded(), transaction.atomic():
@@ -227,65 +226,6 @@ def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail
             **detail,
         )
     return competition
-
-
-def _round_files(manifest: dict, members: dict[str, bytes]) -> list[dict[str, bytes]]:
-    """Each round's files (role → bytes) as the manifest lists them, every one present with
-    its listed size and SHA-256, and no member the manifest does not list."""
-    listed, rounds = set(), []
-    for index, entry in enumerate(manifest["rounds"]):
-        files = {}
-        for role, described in entry["files"].items():
-            path = described["path"]
-            expected = round_path(entry["slug"], role)
-            if path != expected:
-                raise ValidationError(
-                    _(
-                        "%(file)s: rounds[%(index)s].files.%(role)s.path: %(value)s should be "
-                        "%(expected)s."
-                    )
-                    % {
-                        "file": MANIFEST_NAME,
-                        "index": index,
-                        "role": role,
-                        "value": repr(path)[:80],
-                        "expected": expected,
-                    }
-                )
-            content = members.get(path)
-            if content is None:
-                raise ValidationError(
-                    _("%(path)s: listed in %(file)s but missing from the bundle.")
-                    % {"path": path, "file": MANIFEST_NAME}
-                )
-            if len(content) != described["size"]:
-                raise ValidationError(
-                    _("%(path)s: %(size)s bytes, but %(file)s lists %(listed)s.")
-                    % {
-                        "path": path,
-                        "size": len(content),
-                        "file": MANIFEST_NAME,
-                        "listed": described["size"],
-                    }
-                )
-            if hashlib.sha256(content).hexdigest() != described["sha256"]:
-                raise ValidationError(
-                    _(
-                        "%(path)s: its SHA-256 differs from the one %(file)s lists (the file "
-                        "was changed or damaged)."
-                    )
-                    % {"path": path, "file": MANIFEST_NAME}
-                )
-            files[role] = content
-            listed.add(path)
-        rounds.append(files)
-    extra = sorted(set(members) - listed)
-    if extra:
-        raise ValidationError(
-            _("The bundle's member %(name)s is not listed in %(file)s.")
-            % {"name": repr(extra[0])[:80], "file": MANIFEST_NAME}
-        )
-    return rounds
 
 
 def _round_import(*, competition, index: int, entry: dict, files, start, user) -> Round:

@@ -48,17 +48,22 @@ def _two_rounds(world) -> Competition:
     )  # fmt: skip
 
 
-def test_the_clone_page_ticks_every_round_and_copies_only_the_ticked(client, world):
-    last = _two_rounds(world)
+def _talks(last: Competition, organizer) -> None:
+    """A presentation window per round of ``last``, titled ``Talks <address>``."""
     for round_ in last.rounds.all():
         presentation_window_create(
             competition=last,
-            user=world.organizer,
+            user=organizer,
             round=round_,
             title=f"Talks {round_.slug}",
             opens_at=START + dt.timedelta(days=1),
             closes_at=START + dt.timedelta(days=2),
         )
+
+
+def test_the_clone_page_ticks_every_round_and_copies_only_the_ticked(client, world):
+    last = _two_rounds(world)
+    _talks(last, world.organizer)
     client.force_login(world.organizer)
     address = reverse("bundles:clone", args=[last.slug])
     fields = form_fields_of(client.get(address).content.decode(), "bundle-clone-form")
@@ -126,15 +131,7 @@ def test_a_clone_leaves_out_a_later_division_counting_a_round_left_out(world):
 
 def test_the_import_page_imports_only_the_rounds_typed_as_a_clone_keeps_them(client, world):
     last = _two_rounds(world)
-    for round_ in last.rounds.all():
-        presentation_window_create(
-            competition=last,
-            user=world.organizer,
-            round=round_,
-            title=f"Talks {round_.slug}",
-            opens_at=START + dt.timedelta(days=1),
-            closes_at=START + dt.timedelta(days=2),
-        )
+    _talks(last, world.organizer)
     # The first division counts r1, left out: the attack division, on r2 only, comes first.
     _divisions(last, first=["r1", "r2"], second=["r2"])
     bundle = competition_bundle(competition=last).data

@@ -51,13 +51,9 @@ class Command(BaseCommand):
             raise CommandError(_("No account %(name)s.") % {"name": repr(organizer)})
         try:
             with open(file, "rb") as bundle:
+                chosen = {"rounds": round_addresses(rounds)}
                 competition = competition_import(
-                    bundle_file=bundle,
-                    name=name,
-                    slug=slug,
-                    start=moment,
-                    user=account,
-                    rounds=round_addresses(rounds),
+                    bundle_file=bundle, name=name, slug=slug, start=moment, user=account, **chosen
                 )
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from None
