@@ -22,9 +22,8 @@ class ChoiceRowForm(forms.Form):
 
 
 def choice_rows_formset(*, choices, data=None):
-    """The rows of the round's packs and empty rows to add more (three when it has none)."""
+    """The rows of the round's packs and three empty rows to add more (PWSCup 2022 offered
+    six datasets: two saves, not one per pack)."""
     initial = [{"key": c.key, "label": c.label, "label_ja": c.label_ja} for c in choices]
-    formset_class = forms.formset_factory(
-        ChoiceRowForm, extra=1 if initial else 3, max_num=20, absolute_max=40
-    )
+    formset_class = forms.formset_factory(ChoiceRowForm, extra=3, max_num=20, absolute_max=40)
     return formset_class(data, initial=initial, prefix=CHOICES_PREFIX)

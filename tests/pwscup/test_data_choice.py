@@ -134,6 +134,18 @@ def test_the_organizer_offers_packs_as_the_console_renders_them(world):
     assert entry.detail == {"data_choices": ["adult", "bank", "pop3"]}
 
 
+def test_the_card_offers_three_more_rows_after_a_save(world):
+    """PWSCup 2022 offered six datasets: three on the first save, three more on the next
+    (one empty row at a time took four saves)."""
+    offer_choices(world)
+    fill = {}
+    for index, key in enumerate(("d4", "d5", "d6"), start=3):
+        fill |= {f"choices-{index}-key": key, f"choices-{index}-label": key.upper()}
+    post_card(world, fill)
+    keys = list(world.round.data_choices.order_by("order").values_list("key", flat=True))
+    assert keys == ["adult", "bank", "pop3", "d4", "d5", "d6"]
+
+
 def post_card(world, fill: dict) -> str:
     """The organizer sends the console's card as rendered with ``fill`` typed; the page."""
     client = Client()
