@@ -226,3 +226,33 @@ def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
     assert members[prefix + "attack_top.csv"].decode().splitlines()[0] == "rank,team,attack_top"
     manifest = json.loads(members["manifest.json"])
     assert prefix + "total.csv" in {member["name"] for member in manifest["members"]}
+
+
+def test_a_team_without_a_total_is_listed_unranked_in_the_standings():
+    """A team of the round the total ranking cannot rank (its release never attacked, so no
+    protection) is listed last without a rank, as docs/organizers.md says, not left out."""
+    from decimal import Decimal
+
+    from pwscup.competitions.standings import standings_of
+    from pwscup.competitions.standings_services import EntryInput, standings_update
+    from tests.pwscup.scorer_world import attack, attack_phase, guess_bytes
+
+    world = scorer_world(slug="unt", letters="ab")
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=20, seed=1))
+    targets = attack_phase(world)
+    attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    round_total_formula_set(user=world.organizer, round=world.round, formula="utility - protection")
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    total = next(r for r in round_published_rankings(world.round) if r.key == "total")
+    assert [row.team.slug for row in total.rows] == [world.teams["a"].slug]
+    standings_update(
+        user=world.organizer,
+        competition=world.competition,
+        rule="weighted_score",
+        entries=[EntryInput(world.round, Decimal(1), ("total",))],
+    )
+    table = standings_of(competition=world.competition)
+    ranks = [(row.team.pk, row.rank) for row in table.rows]
+    assert ranks[0][0] == world.teams["a"].pk and ranks[0][1] == 1
+    assert ranks[1:] == [(world.teams["b"].pk, None)]
