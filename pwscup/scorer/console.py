@@ -21,8 +21,9 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_page
 from pwscup.scorer import KEY, selectors, services
-from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
+from pwscup.scorer.forms import ScorerRoundForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
+from pwscup.scorer.panel_forms import PackForm, ProgramForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status

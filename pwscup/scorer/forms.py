@@ -1,8 +1,8 @@
 """The scorer round's console forms. The creation form types the round's settings
 (``scoring.scorer.round_config``) as fields, not JSON: the score columns and the gates as
 small tables of rows, the rules as choices, the sandbox's limits as numbers; it collects
-values, ``services.scorer_round_create`` checks them. The panel's forms take one file (a
-program version, a data pack) or a team's slot; the services check everything else."""
+values, ``services.scorer_round_create`` checks them. The panel's forms (a program version,
+a data pack, a team's slot) are in ``panel_forms``."""
 
 import re
 
@@ -10,16 +10,14 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.choice_forms import DataChoiceFileForm
 from pwscup.competitions.round_create import (
-    ChooseAgainForm,
     ServiceErrorsForm,
     setting_flag,
     setting_number,
     setting_text,
 )
 from pwscup.core.errors import scoring_text_naming
-from pwscup.core.form_fields import limit_field, positive_int_field
+from pwscup.core.form_fields import limit_field
 from pwscup.submissions.two_sided_forms import (
     SIDES,
     NumberListField,
@@ -69,6 +67,7 @@ FIELDS_BY_SETTING = {
     "release_primary": "release_primary",
     "attack_primary": "attack_primary",
     "top_n": "top_n",
+    "unattacked": "unattacked",
     "bands": "bands",
     "limits.timeout_seconds": "timeout_seconds",
     "limits.memory_mb": "memory_mb",
@@ -119,6 +118,14 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
     top_n = setting_number(
         _("N of the top N releases"),
         help_text=_("Used by the power rule “top N”."),
+    )
+    unattacked = forms.FloatField(
+        label=_("An attack not made counts as"),
+        required=False,
+        help_text=_(
+            "The attack score counted for a release a team did not attack, in the release's "
+            "protection and the team's power (PWSCup 2019: 0). Empty: it is left out."
+        ),
     )
     bands = NumberListField(
         label=_("Bands (thresholds)"),
@@ -264,6 +271,8 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
             config["top_n"] = data["top_n"]
         if data.get("bands"):
             config["bands"] = data["bands"]
+        if data.get("unattacked") is not None:
+            config["unattacked"] = data["unattacked"]
         config["gates"] = [
             {"key": data[f"gate_{i}_key"].strip(), data[f"gate_{i}_bound"]: data[f"gate_{i}_value"]}
             for i in range(self.gate_count)
@@ -361,39 +370,3 @@ def round_initial(*, now, time_zone: str) -> dict:
         initial[f"{side}_col_0_label"] = DEFAULT_COLUMN["label"]
         initial[f"{side}_col_0_label_ja"] = DEFAULT_COLUMN["label_ja"]
     return initial
-
-
-class ProgramForm(ChooseAgainForm, forms.Form):
-    program = forms.FileField(
-        label=_("Scoring program (ZIP)"),
-        help_text=_(
-            "Codabench's convention: a metadata file naming the commands, your scoring code "
-            "and its pinned requirements (docs/scorer.md). Its environment is built on a "
-            "worker before it scores anything."
-        ),
-    )
-
-
-class PackForm(ChooseAgainForm, DataChoiceFileForm):
-    """A data pack and its data choice; a post refused (a choice gone meanwhile) names the
-    chosen file to choose again (``ChooseAgainForm``)."""
-
-    file = forms.FileField(label=_("Data pack (ZIP)"))
-    choice = forms.ChoiceField(
-        label=_("For the data choice"),
-        required=False,
-        help_text=_(
-            "The teams that picked this pack get it; the pack of no choice serves every "
-            "choice that has none of its own."
-        ),
-    )
-    no_choice_label = _("— Every choice without its own pack —")
-
-
-class SlotForm(forms.Form):
-    team = forms.ModelChoiceField(label=_("Team"), queryset=None)
-    slot = positive_int_field(label=_("Slot"), max_value=9999)
-
-    def __init__(self, *args, teams, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = teams

@@ -310,7 +310,12 @@ def standings(*, scorer: ScorerRound) -> Standings:
     matrix = attack_matrix(scorer=scorer, config=config)
     targets = list(round_targets(scorer=scorer))
     primary = {t.team.slug: t.release.scores.get(config.release_primary) for t in targets}
-    protect = protection(matrix, rule=config.protection_rule, attack_higher_is_better=attack_higher)
+    protect = protection(
+        matrix,
+        rule=config.protection_rule,
+        attack_higher_is_better=attack_higher,
+        missing=config.unattacked,
+    )
     failed = {t.team.slug: gate_failures(t.release.scores, config=config) for t in targets}
     rows = [
         ReleaseRow(
@@ -355,6 +360,7 @@ def standings(*, scorer: ScorerRound) -> Standings:
         rule=config.power_rule,
         top=top,
         attack_higher_is_better=attack_higher,
+        missing=config.unattacked,
     )
     teams = {t.team.slug: t.team for t in targets}
     attacker_slugs = {slug for row in matrix.values() for slug in row}

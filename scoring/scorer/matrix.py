@@ -56,13 +56,19 @@ def band_label(index: int, bands: Sequence[float]) -> str:
 
 
 def protection(
-    matrix: Mapping[str, Mapping[str, float]], *, rule: str, attack_higher_is_better: bool
+    matrix: Mapping[str, Mapping[str, float]],
+    *,
+    rule: str,
+    attack_higher_is_better: bool,
+    missing: float | None = None,
 ) -> dict[str, float | None]:
     """Each target's protection: the attacks on it under ``rule``.
 
     ``worst`` is the attackers' best score against it (the highest when a higher attack score
     is better for the attacker, else the lowest); ``mean`` the mean over the attackers who
-    attacked it. A target nobody attacked gets ``None``.
+    attacked it. A target nobody attacked gets ``None``. With ``missing`` (the round's
+    ``unattacked``), every other team of the matrix (a target or an attacker) that did not
+    attack the target counts that score instead (PWSCup 2019: an attack not made is 0).
 
     Examples
     --------
@@ -70,13 +76,19 @@ def protection(
     {'a': 0.2}
     >>> protection({"a": {"b": 0.2, "c": 0.4}}, rule="mean", attack_higher_is_better=False)
     {'a': 0.30000000000000004}
+    >>> protection({"a": {"b": 0.5}, "b": {}}, rule="mean", attack_higher_is_better=True,
+    ...            missing=0.0)
+    {'a': 0.5, 'b': 0.0}
     """
     if rule not in PROTECTION_RULES:
         raise ValueError(f"unknown protection rule {rule!r}; expected one of {PROTECTION_RULES}")
     best = max if attack_higher_is_better else min
+    teams = _teams(matrix)
     result: dict[str, float | None] = {}
     for target, attacks in matrix.items():
         values = [v for attacker, v in attacks.items() if attacker != target and v is not None]
+        if missing is not None:
+            values += [missing for team in teams - {target} if attacks.get(team) is None]
         if not values:
             result[target] = None
         else:
@@ -90,14 +102,17 @@ def power(
     rule: str,
     top: Sequence[str] | None,
     attack_higher_is_better: bool,
+    missing: float | None = None,
 ) -> dict[str, float | None]:
     """Each attacker's power: its mean score over the targets it attacked.
 
     ``mean`` counts every target but itself; ``top_n`` only the targets of ``top`` (the N
     best releases, :func:`top_releases`). A target not attacked is missing: it counts
     neither as zero nor as the worst value, so the mean is over the targets attacked, and an
-    attacker who attacked none that count gets ``None``. (A mean does not depend on the
-    direction; ``attack_higher_is_better`` is there to rank the result the same way.)
+    attacker who attacked none that count gets ``None``. With ``missing`` (the round's
+    ``unattacked``), a counted target an attacker did not attack counts that score. (A mean
+    does not depend on the direction; ``attack_higher_is_better`` is there to rank the
+    result the same way.)
 
     Examples
     --------
@@ -106,6 +121,8 @@ def power(
     {'a': 1.0, 'b': 0.5, 'c': 0.5}
     >>> power(matrix, rule="top_n", top=["c"], attack_higher_is_better=True)
     {'a': 0.0, 'b': None, 'c': None}
+    >>> power(matrix, rule="mean", top=None, attack_higher_is_better=True, missing=0.0)
+    {'a': 0.5, 'b': 0.25, 'c': 0.5}
     """
     if rule not in POWER_RULES:
         raise ValueError(f"unknown power rule {rule!r}; expected one of {POWER_RULES}")
@@ -118,7 +135,19 @@ def power(
             scores.setdefault(attacker, [])
             if target in counted and attacker != target and value is not None:
                 scores[attacker].append(value)
+    if missing is not None:
+        for attacker, values in scores.items():
+            values += [
+                missing
+                for target in counted & set(matrix)
+                if target != attacker and matrix[target].get(attacker) is None
+            ]
     return {attacker: fmean(v) if v else None for attacker, v in sorted(scores.items())}
+
+
+def _teams(matrix: Mapping[str, Mapping[str, float]]) -> set[str]:
+    """Every team of the matrix: its targets and its attackers."""
+    return set(matrix) | {attacker for attacks in matrix.values() for attacker in attacks}
 
 
 def top_releases(

@@ -22,6 +22,10 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
                      nor the worst value) or ``top_n`` (the same mean over the ``top_n`` best
                      releases by the release primary only).
 ``top_n``            N of ``top_n`` (5; 1–1000).
+``unattacked``       the attack primary score a target not attacked counts as, for every other
+                     team in the round, in the release's protection and in each attacker's power
+                     (PWSCup 2019: 0, a privacy of 1); ``None`` (default): such a target is
+                     missing, as the two rules above say.
 ``release_rank``     ``primary`` (default; the release primary score), ``protection``, or
                      ``rank_sum`` (the sum of both ranks, ties broken by the primary score).
 ``visibility``       what a team sees of its own attack scores while the attack phase runs:
@@ -99,6 +103,7 @@ KEYS = (
     "ranking",
     "release_files",
     "attack_files",
+    "unattacked",
 )
 MAX_GATES = 10
 MAX_BANDS = 9
@@ -170,6 +175,7 @@ class ScorerRoundConfig:
     processes: int
     release_files: FileRule = FileRule()
     attack_files: FileRule = FileRule()
+    unattacked: float | None = None
 
     @property
     def release_primary_column(self) -> ScoreColumn:
@@ -218,6 +224,7 @@ class ScorerRoundConfig:
             },
             "release_files": self.release_files.as_dict(),
             "attack_files": self.attack_files.as_dict(),
+            "unattacked": self.unattacked,
         }
 
 
@@ -245,6 +252,7 @@ def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
     read.update({key: checks.run(_choice, data, key) for key in CHOICES})
     read["top_n"] = checks.run(_top_n, data.get("top_n", DEFAULT_TOP_N))
     read["bands"] = checks.run(_bands, data.get("bands", list(DEFAULT_BANDS)))
+    read["unattacked"] = checks.run(_unattacked, data.get("unattacked"))
     if read["release_columns"] is not None:
         read["gates"] = checks.run(_gates, data.get("gates", []), read["release_columns"])
     read.update(_limits(checks, data.get("limits", {})))
@@ -258,6 +266,12 @@ def _top_n(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
         refuse("top_n", value, expect("integer_range", low=1, high=1000))
     return value
+
+
+def _unattacked(value: Any) -> float | None:
+    if value is not None and not is_number(value):
+        refuse("unattacked", value, expect("number"))
+    return None if value is None else float(value)
 
 
 def _limits(checks: ConfigChecks, limits: Any) -> dict[str, int | float]:

@@ -246,3 +246,49 @@ def test_a_limit_out_of_range_is_refused_under_its_field():
     field = re.search(r'<div class="field has-error" data-field="memory_mb">.*?</div>', page, re.S)
     assert field and 'class="errorlist' in field.group(0) and "64" in field.group(0)
     assert stored_config(world) == before
+
+
+def test_an_attack_not_made_counts_as_the_score_the_organizer_sets():
+    """PWSCup 2019 counts a target not attacked as a privacy of 1 (an attack score of 0): set
+    on the rules page as the browser renders it, a release nobody attacked gets a protection
+    and the Rules tab says the rule, in both languages."""
+    from django.conf import settings
+
+    from pwscup.kinds.tabs import RULES, tab_url
+    from tests.pwscup.scorer_world import attack, guess_bytes
+
+    world = scorer_world(slug="hcr9", letters="ab")
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=25, seed=2))
+    targets = attack_phase(world)
+    attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+
+    def protections() -> dict:
+        world.round.refresh_from_db()
+        return {
+            row.team.slug: row.protection
+            for row in selectors.standings(scorer=world.scorer).releases
+        }
+
+    assert protections()["teamb"] is None
+    client = organizer_client(world)
+    page = client.get(rules_url(world)).content.decode()
+    assert 'name="unattacked"' in page
+    response = post_as_rendered(client, rules_url(world), "scorer-rules", {"unattacked": "0"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert stored_config(world)["unattacked"] == 0.0
+    assert protections()["teamb"] == 0.0 and protections()["teama"] is not None
+    assert edits(world)[-1]["fields"] == ["unattacked"]
+    team = Client()
+    team.force_login(world.users["a"])
+    for lang, words in (
+        ("en", "An attack not made counts as 0"),
+        ("ja", "攻撃しなかった対象は 0 として数えます"),
+    ):
+        team.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
+        rules = html.unescape(team.get(tab_url(world.round, RULES)).content.decode())
+        assert words in rules
+        assert 'data-testid="unattacked-rule"' in rules
+    # Emptied again: a target not attacked is missing once more.
+    post_as_rendered(client, rules_url(world), "scorer-rules", {"unattacked": ""})
+    assert stored_config(world)["unattacked"] is None and protections()["teamb"] is None

@@ -26,6 +26,7 @@ RULE_SETTINGS = (
     "attack_primary",
     *CHOICES,
     "top_n",
+    "unattacked",
     "bands",
     "gates",
     "release_files",

@@ -45,6 +45,7 @@ def test_the_defaults_in_full():
         "limits": {"timeout_seconds": 300, "memory_mb": 2048, "processes": 256},
         "release_files": {"required": [], "only_required": False},
         "attack_files": {"required": [], "only_required": False},
+        "unattacked": None,
     }
 
 
@@ -130,6 +131,8 @@ def test_gates_keep_a_release_or_mark_it():
         ({"limits": {"memory_mb": 100.0}}, "scorer.config.value", "limits.memory_mb"),
         ({"limits": {"processes": 4097}}, "scorer.config.value", "limits.processes"),
         ({"limits": []}, "scorer.config.value", "limits"),
+        ({"unattacked": "0"}, "scorer.config.value", "unattacked"),
+        ({"unattacked": float("inf")}, "scorer.config.value", "unattacked"),
     ],
 )
 def test_a_bad_setting_is_refused_naming_its_key_and_value(data, code, named):
@@ -253,6 +256,27 @@ def test_power_is_the_mean_over_the_targets_attacked():
     }
     with pytest.raises(ValueError):
         power(MATRIX, rule="top_n", top=None, attack_higher_is_better=True)
+
+
+def test_an_attack_not_made_counts_as_the_rounds_unattacked_score():
+    """PWSCup 2019: a target a team did not attack counts as its attack 0 (a privacy of 1), in
+    the release's protection and in the attacker's power; a target nobody attacked has one."""
+    assert parse_round_config({"unattacked": 0}).unattacked == 0.0
+    assert protection(MATRIX, rule="mean", attack_higher_is_better=True, missing=0.0) == {
+        "a": 0.5,  # b 0.75 and c 0.25, d did not attack a: 0
+        "b": 1.0 / 3,  # a 1.0, c 0.0, d did not attack b: 0
+        "c": 0.25 / 3,  # a 0.25; b and d 0
+        "d": 0.0,  # nobody attacked d: every other team counts 0
+    }
+    assert protection(MATRIX, rule="worst", attack_higher_is_better=True, missing=0.0)["d"] == 0.0
+    assert power(MATRIX, rule="mean", top=None, attack_higher_is_better=True, missing=0.0) == {
+        "a": 1.25 / 3,  # b 1.0, c 0.25, d not attacked: 0
+        "b": 0.5 / 3,  # a 0.5; c and d not attacked: 0
+        "c": 0.25 / 3,
+        "d": 0.75 / 3,
+    }
+    top = power(MATRIX, rule="top_n", top=["b", "c"], attack_higher_is_better=True, missing=0.0)
+    assert top == {"a": 0.625, "b": 0.0, "c": 0.0, "d": 0.0}
 
 
 def test_an_attack_on_oneself_never_counts():
