@@ -101,18 +101,32 @@ def team_totals(*, formula: str, teams: dict) -> dict[int, float]:
     return out
 
 
+def _ranked_totals(round: Round, *, every_team: bool) -> list[tuple[int | None, object, float]]:
+    """``(rank, team, total)`` best first; with ``every_team``, each team the round has named
+    scores for but no total after them, unranked (``None``, ``None``)."""
+    if not round.total_formula:
+        return []
+    scores = named_scores(round=round)["teams"]
+    try:
+        totals = team_totals(formula=round.total_formula, teams=scores)
+    except FormulaError:  # a formula kept from before a change of the kind's names
+        return []
+    listed = scores if every_team else totals
+    teams = round.competition.teams.filter(pk__in=list(listed)).order_by("name")
+    ordered = competition_ranks(
+        teams,
+        key=lambda team: -_tie_key(totals.get(team.pk, 0.0)),
+        ranked=lambda team: team.pk in totals,
+    )
+    return [(rank, team, totals.get(team.pk)) for rank, team in ordered]
+
+
 def round_totals(*, round: Round) -> list[TotalRow]:
     """The round's total per team, best (highest) first, with its rank; ``[]`` when the round
     has no formula (see the module for who is left out)."""
-    if not round.total_formula:
-        return []
-    try:
-        totals = team_totals(formula=round.total_formula, teams=named_scores(round=round)["teams"])
-    except FormulaError:  # a formula kept from before a change of the kind's names
-        return []
-    teams = round.competition.teams.filter(pk__in=list(totals)).order_by("name")
-    ordered = competition_ranks(teams, key=lambda team: -_tie_key(totals[team.pk]))
-    return [TotalRow(team, totals[team.pk], rank) for rank, team in ordered]
+    return [
+        TotalRow(team, total, rank) for rank, team, total in _ranked_totals(round, every_team=False)
+    ]
 
 
 # The total as a ranking of the competition's standings, for a round with a formula.
@@ -133,7 +147,14 @@ def round_published_rankings(round: Round) -> list[RoundRanking]:
     are published (before: pending, as the kind's own)."""
     rankings = list(kind_of(round).published_rankings(round))
     if round.total_formula and kind_of(round).results_published(round):
-        rows = ranking_rows(round_totals(round=round), score=lambda r: r.value)
+        # Every team the round has scores for: one without a total is listed unranked, so
+        # that the standings list it last rather than leave it out.
+        rows = ranking_rows(
+            _ranked_totals(round, every_team=True),
+            team=lambda row: row[1],
+            rank=lambda row: row[0],
+            score=lambda row: row[2],
+        )
         rankings.append(RoundRanking(TOTAL, rows))
     if rankings and round.attack_top_n:
         ranking = round_attack_top_ranking(round)

@@ -310,12 +310,9 @@ def standings(*, scorer: ScorerRound) -> Standings:
     matrix = attack_matrix(scorer=scorer, config=config)
     targets = list(round_targets(scorer=scorer))
     primary = {t.team.slug: t.release.scores.get(config.release_primary) for t in targets}
-    protect = protection(
-        matrix,
-        rule=config.protection_rule,
-        attack_higher_is_better=attack_higher,
-        missing=config.unattacked,
-    )
+    # Both rules read the attacks the same way: their direction, an attack not made.
+    rules = {"attack_higher_is_better": attack_higher, "missing": config.unattacked}
+    protect = protection(matrix, rule=config.protection_rule, **rules)
     failed = {t.team.slug: gate_failures(t.release.scores, config=config) for t in targets}
     rows = [
         ReleaseRow(
@@ -355,13 +352,7 @@ def standings(*, scorer: ScorerRound) -> Standings:
             n=config.top_n,
             higher_is_better=release_higher,
         )
-    powers = power(
-        matrix,
-        rule=config.power_rule,
-        top=top,
-        attack_higher_is_better=attack_higher,
-        missing=config.unattacked,
-    )
+    powers = power(matrix, rule=config.power_rule, top=top, **rules)
     teams = {t.team.slug: t.team for t in targets}
     attacker_slugs = {slug for row in matrix.values() for slug in row}
     # A slug names a team within its competition only: the attackers are the round's teams.

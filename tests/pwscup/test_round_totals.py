@@ -230,7 +230,8 @@ def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
 
 def test_a_team_without_a_total_is_listed_unranked_in_the_standings():
     """A team of the round the total ranking cannot rank (its release never attacked, so no
-    protection) is listed last without a rank, as docs/organizers.md says, not left out."""
+    protection) is listed last without a rank, as docs/organizers.md says, not left out: the
+    total ranking lists it unranked, while the Results tab's Total table lists the totals."""
     from decimal import Decimal
 
     from pwscup.competitions.standings import standings_of
@@ -244,8 +245,9 @@ def test_a_team_without_a_total_is_listed_unranked_in_the_standings():
     attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
     round_total_formula_set(user=world.organizer, round=world.round, formula="utility - protection")
     services.results_publish(scorer=world.scorer, user=world.organizer)
+    assert [row.team.slug for row in round_totals(round=world.round)] == ["teama"]
     total = next(r for r in round_published_rankings(world.round) if r.key == "total")
-    assert [row.team.slug for row in total.rows] == [world.teams["a"].slug]
+    assert [(row.team.slug, row.rank) for row in total.rows] == [("teama", 1), ("teamb", None)]
     standings_update(
         user=world.organizer,
         competition=world.competition,
