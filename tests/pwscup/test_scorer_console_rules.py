@@ -254,7 +254,7 @@ def test_an_attack_not_made_counts_as_the_score_the_organizer_sets():
     and the Rules tab says the rule, in both languages."""
     from django.conf import settings
 
-    from pwscup.kinds.tabs import RULES, tab_url
+    from pwscup.kinds.tabs import RESULTS, RULES, tab_url
     from tests.pwscup.scorer_world import attack, guess_bytes
 
     world = scorer_world(slug="hcr9", letters="ab")
@@ -289,6 +289,13 @@ def test_an_attack_not_made_counts_as_the_score_the_organizer_sets():
         rules = html.unescape(team.get(tab_url(world.round, RULES)).content.decode())
         assert words in rules
         assert 'data-testid="unattacked-rule"' in rules
+    for lang, words in (
+        ("en", "A “·” counts as 0 in"),
+        ("ja", "「·」は防御度と攻撃力の計算で 0 として"),
+    ):
+        client.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
+        results = html.unescape(client.get(tab_url(world.round, RESULTS)).content.decode())
+        assert words in results  # under the attack matrix, where a “·” is
     # Emptied again: a target not attacked is missing once more.
     post_as_rendered(client, rules_url(world), "scorer-rules", {"unattacked": ""})
     assert stored_config(world)["unattacked"] is None and protections()["teamb"] is None
