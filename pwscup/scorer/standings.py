@@ -109,7 +109,8 @@ def score_names(round_) -> list[dict]:
 def attack_cells(round_) -> AttackCells:
     """The round's matrix for the core's top-N attack score: each ranked attacker's best
     primary attack score on each target it attacked (a target not attacked does not count,
-    as in the round's own power rule), and the release ranking's order."""
+    or counts as the round's ``unattacked``, as in the round's own power rule), and the
+    release ranking's order."""
     scorer = selectors.scorer_of(round_)
     if scorer is None:
         return AttackCells(releases=(), cells={})
@@ -122,6 +123,11 @@ def attack_cells(round_) -> AttackCells:
         for target, attacks in board.matrix.items()
         if target in ids
     }
+    if config.unattacked is not None:  # an attack not made counts as the round says
+        for target, row in cells.items():
+            for attacker in ranked.values():
+                if attacker != target:
+                    row.setdefault(attacker, config.unattacked)
     return AttackCells(
         releases=tuple((row.team.pk, row.rank) for row in board.releases),
         cells=cells,

@@ -299,3 +299,25 @@ def test_an_attack_not_made_counts_as_the_score_the_organizer_sets():
     # Emptied again: a target not attacked is missing once more.
     post_as_rendered(client, rules_url(world), "scorer-rules", {"unattacked": ""})
     assert stored_config(world)["unattacked"] is None and protections()["teamb"] is None
+
+
+def test_the_attack_score_against_the_top_releases_counts_an_attack_not_made_the_same_way():
+    """The core's top-N attack score reads the scorer's matrix as the round's own power rule
+    does: with 'An attack not made counts as 0', B's mean over A and C is half its score on A."""
+    from pwscup.competitions.attack_top import attack_top_scores
+    from tests.pwscup.scorer_world import attack, guess_bytes
+
+    world = scorer_world(slug="hcr10", letters="abc")
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=25, seed=2))
+    release(world, "c", release_bytes(noise=5, seed=3))
+    targets = attack_phase(world)
+    on_a = attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    score = on_a.scores[stored_config(world)["attack_primary"]]
+    world.round.attack_top_n = 5
+    b = world.teams["b"].pk
+    assert attack_top_scores(world.round)[b] == pytest.approx(score)
+    post_as_rendered(organizer_client(world), rules_url(world), "scorer-rules", {"unattacked": "0"})
+    world.round.refresh_from_db()
+    world.round.attack_top_n = 5
+    assert attack_top_scores(world.round)[b] == pytest.approx(score / 2)
