@@ -35,7 +35,7 @@ COLUMN_ROWS = 5
 GATE_ROWS = COLUMN_ROWS  # a gate per release column: PWSCup 2021 had four
 RULE_CHOICES = {
     "attack_mode": [
-        ("per_target", _("One upload per target")),
+        ("per_target", _("Each upload attacks one target")),
         ("all_targets", _("One upload covers every target")),
     ],
     "protection_rule": [

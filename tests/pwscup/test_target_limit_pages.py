@@ -18,6 +18,12 @@ RULE = {
     "ja": "攻撃フェーズ：各攻撃対象へのアップロードは最大 2 回です。",
 }
 
+ONE_PER_TARGET = {"en": "One upload per target", "ja": "攻撃対象ごとに 1 回の提出です"}
+EACH_UPLOAD_ONE_TARGET = {
+    "en": "Each upload attacks one target",
+    "ja": "1 回の提出で 1 つの攻撃対象を攻撃します",
+}
+
 
 def page(world, tab: str, language: str = "en") -> str:
     client = Client()
@@ -49,6 +55,9 @@ def test_the_scorer_rules_and_submit_tabs_state_the_limit_per_target(language):
     attack_phase(world)
     submit = page(world, "submit", language)
     assert 'data-testid="submit-target-limit"' in submit and RULE[language] in submit
+    # Beside "at most 2 on each target", the form never says "one upload per target".
+    assert ONE_PER_TARGET[language] not in submit
+    assert EACH_UPLOAD_ONE_TARGET[language] in submit
 
 
 def test_a_round_attacking_every_target_at_once_says_each_upload_counts_once():
