@@ -230,7 +230,8 @@ def test_the_files_and_the_limits_change_and_the_next_upload_follows_them():
         uploaded_file=upload_file(release_bytes(noise=1), "release.csv"),
     )
     refused = Release.objects.get(pk=refused.pk)
-    assert refused.status == Status.FAILED and refused.message_code == "scorer.files.missing"
+    # A lone file where the rule asks for two: the refusal says to send them in one ZIP.
+    assert refused.status == Status.FAILED and refused.message_code == "scorer.files.missing_zip"
     page = organizer_client(world).get(rules_url(world)).content.decode()
     assert 'name="timeout_seconds" value="120"' in page
     assert "release.csv\nmodel.json</textarea>" in page
