@@ -174,7 +174,7 @@ def data_card(round) -> dict:
     levels = ", ".join(f"{level:g}" for level in config.fpr_levels)
     rules = (
         f"Each team received {config.n_train} member rows of the original and published a "
-        f"synthetic release of at most {config.max_rows} rows, scored by model utility U_ML "
+        f"synthetic release of {config.min_rows} to {config.max_rows} rows, scored by model utility U_ML "
         f"(train on the release, test on a {config.n_holdout}-row holdout) and marginal "
         f"fidelity U_1; then attacked the other teams' frozen releases by membership inference "
         f"on challenge sets of {config.n_challenge} rows (half members), scored by the true "

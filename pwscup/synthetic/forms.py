@@ -78,6 +78,11 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
         _("Empty: 3 × the members per team."),
         required=False,
     )
+    min_rows = _size_field(
+        _("Fewest rows of a release (min_rows)"),
+        _("Empty: 1. PWSCup 2020 took releases of 1,000 to 100,000 rows."),
+        required=False,
+    )
     fpr_levels = NumberListField(
         label=_("False-positive levels of TPR@FPR"),
         max_length=200,

@@ -69,6 +69,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "frozen": frozen,
         "n_train": config.n_train,
         "max_rows": config.max_rows,
+        "min_rows": config.min_rows,
         "label": config.label,
         "levels": " ".join(f"{level:g}" for level in config.fpr_levels),
         "headline": config.headline,

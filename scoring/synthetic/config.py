@@ -12,6 +12,8 @@ its default, so an organizer can change it per round:
                  that the dev and final halves hold as many members as non-members (400);
 ``n_aux``        rows of the auxiliary table ``A`` (2,000);
 ``max_rows``     the most rows a release may hold (3 × ``n_train``);
+``min_rows``     the fewest rows a release may hold (1; PWSCup 2020 asked 1,000 to 100,000),
+                 at most ``max_rows``;
 ``fpr_levels``   the false-positive levels of ``TPR@FPR``, the first one the headline ([0.1]);
 ``gates``        ``{"u_ml_min": 0.8, "u_1_max": 0.1, "r_copy_excess_max": 0.1}``: a release
                  failing ``u_ml_min`` or ``u_1_max`` is ranked last; one whose ``R_copy`` exceeds
@@ -28,8 +30,8 @@ its default, so an organizer can change it per round:
 Examples
 --------
 >>> config = parse_config({"columns": {"age": "numeric", "y": "categorical"}, "label": "y"})
->>> config.n_train, config.max_rows, config.fpr_levels, config.headline
-(2000, 6000, (0.1,), 'tpr@0.1')
+>>> config.n_train, config.min_rows, config.max_rows, config.fpr_levels, config.headline
+(2000, 1, 6000, (0.1,), 'tpr@0.1')
 >>> config.density_bandwidth, config.r_copy_excess_max
 (0.1, 0.1)
 >>> parse_config({"columns": {"age": "numeric"}, "label": "age"})
@@ -64,7 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "gates": {"u_ml_min": 0.8, "u_1_max": 0.1, "r_copy_excess_max": 0.1},
     "density_bandwidth": 0.1,
 }
-KEYS = ("columns", "label", "max_rows", *DEFAULTS)
+KEYS = ("columns", "label", "max_rows", "min_rows", *DEFAULTS)
 GATE_KEYS = ("u_ml_min", "u_1_max", "r_copy_excess_max")
 # A gate's key in rounds stored before it was renamed -> its key now.
 LEGACY_GATE_KEYS = {"r_copy_max": "r_copy_excess_max"}
@@ -82,6 +84,7 @@ class SynthConfig:
     n_challenge: int
     n_aux: int
     max_rows: int
+    min_rows: int
     fpr_levels: tuple[float, ...]
     u_ml_min: float
     u_1_max: float
@@ -116,6 +119,7 @@ class SynthConfig:
             "n_challenge": self.n_challenge,
             "n_aux": self.n_aux,
             "max_rows": self.max_rows,
+            "min_rows": self.min_rows,
             "fpr_levels": list(self.fpr_levels),
             "gates": {
                 "u_ml_min": self.u_ml_min,
@@ -177,6 +181,7 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     if "max_rows" not in data and n_train is not None:
         data["max_rows"] = 3 * n_train
     max_rows = checks.run(_integer, data, "max_rows", low=1) if "max_rows" in data else None
+    min_rows = checks.run(_min_rows, data.get("min_rows", 1), max_rows) if max_rows else None
     fpr_levels = checks.run(_fpr_levels, data["fpr_levels"])
     gates = checks.run(_gate_values, data["gates"])
     density_bandwidth = checks.run(_bandwidth, data["density_bandwidth"])
@@ -190,6 +195,7 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
         n_challenge=n_challenge,
         n_aux=n_aux,
         max_rows=max_rows,
+        min_rows=min_rows,
         fpr_levels=fpr_levels,
         u_ml_min=gates["u_ml_min"],
         u_1_max=gates["u_1_max"],
@@ -204,6 +210,13 @@ def _challenge_fits(n_challenge: int, n_train: int) -> None:
         raise bad_value(
             "n_challenge", expect("challenge_size_train", most=2 * n_train), n_challenge
         )
+
+
+def _min_rows(value: Any, max_rows: int) -> int:
+    """The fewest rows of a release: from 1 to ``max_rows``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= max_rows:
+        raise bad_value("min_rows", expect("integer_range", low=1, high=max_rows), clip(value))
+    return value
 
 
 def _bandwidth(value: Any) -> float:

@@ -83,6 +83,13 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name} has {got} data rows; a release holds 1 to {most} rows",
         "ja": "{name} のデータ行は {got} 行です。1 行以上 {most} 行以下にしてください",
     },
+    # The round's own bounds (``min_rows`` to ``max_rows``); the message above stays for the
+    # messages stored before.
+    "syn.release.row_bounds": {
+        "en": "{name} has {got} data rows; a release of this round holds {least} to {most} rows",
+        "ja": "{name} のデータ行は {got} 行です。このラウンドの公開データは {least} 行以上 {most} "
+        "行以下にしてください",
+    },
     "syn.release.not_number": {
         "en": "Column '{column}' is numeric; not a number at {rows}",
         "ja": "列 '{column}' は数値列です。数値でない値があります: {rows}",

@@ -61,7 +61,10 @@ def read_release(
         The first rule the file breaks, with its column, rows and values.
     """
     table = load_table(source, name=name).to_frame()
-    return typed_rows(table, population, name=name, max_rows=population.config.max_rows)
+    config = population.config
+    return typed_rows(
+        table, population, name=name, max_rows=config.max_rows, min_rows=config.min_rows
+    )
 
 
 def read_challenge(
@@ -82,9 +85,15 @@ def read_challenge(
 
 
 def typed_rows(
-    table: pd.DataFrame, population: Population, *, name: str, max_rows: int | None
+    table: pd.DataFrame,
+    population: Population,
+    *,
+    name: str,
+    max_rows: int | None,
+    min_rows: int = 1,
 ) -> pd.DataFrame:
-    """Check a frame of text cells against ``P``'s columns, ranges and domains; type it."""
+    """Check a frame of text cells against ``P``'s columns, ranges and domains; type it
+    (``min_rows`` to ``max_rows`` rows, no bound on them when ``max_rows`` is None)."""
     config = population.config
     header = [str(c) for c in table.columns]
     problems = header_problems(list(config.columns), header)
@@ -95,8 +104,10 @@ def typed_rows(
             expected=clip(",".join(config.columns), 400),
             problems=problems,
         )
-    if max_rows is not None and not 1 <= len(table) <= max_rows:
-        raise SynthError("syn.release.rows", name=name, got=len(table), most=max_rows)
+    if max_rows is not None and not min_rows <= len(table) <= max_rows:
+        raise SynthError(
+            "syn.release.row_bounds", name=name, got=len(table), least=min_rows, most=max_rows
+        )
     typed: dict[str, Any] = {}
     for column in config.columns:
         cells = table[column].to_numpy(dtype=object)

@@ -183,6 +183,7 @@ def test_a_lost_draft_is_reported_not_replaced(client, organizer):
         ({"density_bandwidth": 0}, "density_bandwidth", ["density_bandwidth", "positive"]),
         ({"density_bandwidth": "wide"}, "density_bandwidth", ["number"]),
         ({"n_train": 0}, "n_train", ["1"]),
+        ({"min_rows": 1000, "max_rows": 900}, "min_rows", ["min_rows", "900", "1000"]),
         ({"slug": "not a slug"}, "slug", ["letters, digits, hyphens"]),
         ({"timezone": "Mars/Olympus"}, "timezone", ["Mars/Olympus"]),
     ],
@@ -195,6 +196,17 @@ def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, fi
     for word in words:
         assert word in errors, (field, errors)
     assert not Round.objects.filter(competition=organizer, slug="synth").exists()
+
+
+def test_the_fewest_rows_of_a_release_are_set_and_shown_to_the_teams(client, organizer):
+    # PWSCup 2020 took releases of 1,000 to 100,000 rows; the form had no least number.
+    upload(client, organizer)
+    response = client.post(settings_url(organizer), settings_post(min_rows=250, max_rows=100000))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    round_ = Round.objects.get(competition=organizer, slug="synth")
+    assert round_.config["min_rows"] == 250 and round_.config["max_rows"] == 100000
+    panel = client.get(reverse("console:round", args=[organizer.slug, "synth"]))
+    assert "250 to 100000" in panel.content.decode()
 
 
 def test_every_bad_setting_is_shown_at_once_next_to_its_field(client, organizer):

@@ -40,7 +40,28 @@ def test_a_header_without_a_column_names_it_in_both_languages():
 @pytest.mark.parametrize(("data", "rows"), [(b"x,c,y\n", 0), (b"x,c,y\n" + b"1,p,n\n" * 16, 16)])
 def test_row_count(data, rows):
     error = _refusal(data, n_train=5, n_challenge=4)  # max_rows = 15
-    assert error.code == "syn.release.rows" and f"has {rows} data rows" in str(error)
+    assert error.code == "syn.release.row_bounds" and f"has {rows} data rows" in str(error)
+
+
+def test_a_release_below_the_round_s_fewest_rows_is_refused_in_both_languages():
+    # PWSCup 2020: a release holds 1,000 to 100,000 rows; a round may say its least.
+    error = _refusal(b"x,c,y\n1,p,n\n2,q,y\n", min_rows=3, max_rows=10)
+    assert str(error) == (
+        "teamA_synthetic.csv has 2 data rows; a release of this round holds 3 to 10 rows"
+    )
+    assert error.render("ja") == (
+        "teamA_synthetic.csv のデータ行は 2 行です。このラウンドの公開データは 3 行以上 10 "
+        "行以下にしてください"
+    )
+    population = small_population(min_rows=3, max_rows=10)
+    assert len(read_release(b"x,c,y\n1,p,n\n2,q,y\n3,r,n\n", population)) == 3
+
+
+@pytest.mark.parametrize("min_rows", [0, 11, 2.5, True])
+def test_the_fewest_rows_lie_from_1_to_the_most(min_rows):
+    with pytest.raises(SynthError) as caught:
+        small_population(min_rows=min_rows, max_rows=10)
+    assert "'min_rows'" in str(caught.value) and "from 1 to 10" in str(caught.value)
 
 
 def test_out_of_range_names_column_row_value_in_both_languages():

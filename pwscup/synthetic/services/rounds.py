@@ -55,6 +55,7 @@ SETTING_FIELDS = (
     "n_challenge",
     "n_aux",
     "max_rows",
+    "min_rows",
     "fpr_levels",
     "density_bandwidth",
     "u_ml_min",
