@@ -60,7 +60,7 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "holdout, which you never saw (what chance gives); the excess {excess} is above the "
         "round's limit {limit}. It is kept and scored, but it cannot be your final release and "
         "the freeze does not publish it.",
-        "ja": "この公開データはコピーの基準を満たしません: R_copy = {value}（メンバーのどれかと全列で"
+        "ja": "この公開データはコピーのゲートを満たしません: R_copy = {value}（メンバーのどれかと全列で"
         "一致する行の割合）に対し、あなたが見ていない同数のホールドアウト行では {reference}（偶然の"
         "一致）で、その差 {excess} がラウンドの上限 {limit} を超えています。"
         "保存・採点はされますが、最終公開データにはできず、凍結時に公開されません。",

@@ -2,7 +2,8 @@
 close is 締切 wherever a date or a limit names it, anonymizing is the 2015 paper's
 匿名加工 (匿名化 stays in the names of methods: k-匿名化, Pk-匿名化), and an "Upload" button
 or instruction says アップロード; a DP round's histogram is the paper's 集計表, the organizers are
-運営者, a tab is named by its label in 「」, and the client heads a column as the site does."""
+運営者, a tab is named by its label in 「」, a gate is a ゲート, and the client heads a column as the site
+does."""
 
 import re
 
@@ -23,6 +24,9 @@ DEADLINE_SPELT_OUT = re.compile(r"締め切り(?![、まし])")
 ANONYMIZING = re.compile(r"(?<!k-)匿名化")
 # A round's tab named without its brackets (データタブ, <a>データ</a>タブ) or by another name (ルールタブ).
 TAB_UNQUOTED = re.compile(r"(?<![「>])(概要|データ|ルールと採点|ルール|提出|結果)タブ|</a>タブ")
+# A gate named in the English (not a %(gate)s placeholder: a number or a list of bounds).
+GATE = re.compile(r"\bgates?\b", re.IGNORECASE)
+PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 # The organizers as people cut short to 運営 (the verb 運営する and 運営に加わる stay).
 ORGANIZERS_CUT_SHORT = re.compile(r"運営(?=が|は|を含め|の表|側)")
 
@@ -127,6 +131,25 @@ def test_bumon_is_a_standings_division_never_a_round_s_ranking():
     ]
     assert not mixed, f"部門: {mixed}"
     assert catalogue["Attack ranking"] == "攻撃の順位"
+
+
+def test_a_gate_is_a_geeto_on_every_page_and_in_every_message():
+    """The synthetic round's form asked for 「基準: U_ML の下限」 while its panel, its Rules tab
+    and its Submit tab said ゲート, the copy gate's refusal said コピーの基準 and the standings
+    said 基準を満たさない for a failed gate: one concept, two words on one walk."""
+    from scoring.synthetic.messages import SYN_MESSAGES
+
+    catalogue = texts()
+    named = {m: t for m, t in catalogue.items() if GATE.search(PLACEHOLDER.sub("", m))}
+    named.update(
+        {
+            code: message["ja"]
+            for code, message in SYN_MESSAGES.items()
+            if GATE.search(PLACEHOLDER.sub("", message["en"]))
+        }
+    )
+    assert len(named) > 50
+    assert [m for m, text in named.items() if "ゲート" not in text or "基準" in text] == []
 
 
 def test_a_round_s_tab_is_named_by_its_label_in_brackets():
