@@ -73,14 +73,14 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
         _("Half members, half non-members; a multiple of 4 (dev and final halves)."),
     )
     n_aux = _size_field(_("Auxiliary rows (n_aux)"), _("Public to every team in the attack phase."))
-    max_rows = _size_field(
-        _("Most rows of a release (max_rows)"),
-        _("Empty: 3 × the members per team."),
-        required=False,
-    )
     min_rows = _size_field(
         _("Fewest rows of a release (min_rows)"),
         _("Empty: 1. PWSCup 2020 took releases of 1,000 to 100,000 rows."),
+        required=False,
+    )
+    max_rows = _size_field(
+        _("Most rows of a release (max_rows)"),
+        _("Empty: 3 × the members per team."),
         required=False,
     )
     fpr_levels = NumberListField(

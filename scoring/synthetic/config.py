@@ -119,7 +119,9 @@ class SynthConfig:
             "n_challenge": self.n_challenge,
             "n_aux": self.n_aux,
             "max_rows": self.max_rows,
-            "min_rows": self.min_rows,
+            # Only when set: a toolkit made before the key refuses it in config.json and
+            # population.json, and a round without a least number reads as it did then.
+            **({"min_rows": self.min_rows} if self.min_rows != 1 else {}),
             "fpr_levels": list(self.fpr_levels),
             "gates": {
                 "u_ml_min": self.u_ml_min,

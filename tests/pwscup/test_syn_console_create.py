@@ -206,7 +206,7 @@ def test_the_fewest_rows_of_a_release_are_set_and_shown_to_the_teams(client, org
     round_ = Round.objects.get(competition=organizer, slug="synth")
     assert round_.config["min_rows"] == 250 and round_.config["max_rows"] == 100000
     panel = client.get(reverse("console:round", args=[organizer.slug, "synth"]))
-    assert "250 to 100000" in panel.content.decode()
+    assert "250 to 100,000" in panel.content.decode()
 
 
 def test_every_bad_setting_is_shown_at_once_next_to_its_field(client, organizer):
