@@ -306,11 +306,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.handler(args)
     except ScoringError as error:
-        print(f"error: {error.render(args.lang)}", file=sys.stderr)
+        print(error_line(error.render(args.lang), args.lang), file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"error: {os_error_text(error, args.lang)}", file=sys.stderr)
+        print(error_line(os_error_text(error, args.lang), args.lang), file=sys.stderr)
         return 2
+
+
+def error_line(message: str, lang: str) -> str:
+    """The line a refused command prints: ``error: …`` / ``エラー: …``."""
+    return render("cli.error", {"message": message}, lang)
 
 
 def os_error_text(error: OSError, lang: str) -> str:

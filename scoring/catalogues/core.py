@@ -289,6 +289,9 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "--method か --recipe を指定してください（手法は --help を参照）",
     },
     "cli.release_ok": {"en": "ok: {rows} rows", "ja": "OK: {rows} 行"},
+    # How a command says it refused (``scoring.cli.main``): the pwscup client's and the
+    # usage errors' word in each language, so a Japanese line is not headed in English.
+    "cli.error": {"en": "error: {message}", "ja": "エラー: {message}"},
     # A file the command could not open or write (``scoring.cli.main``), by the cause.
     "cli.no_such_file": {
         "en": "{path}: no such file or folder.",

@@ -97,7 +97,8 @@ def cmd_anonymize(args) -> int:
     config = load_config(args.config, original)
     steps = (_recipe_steps(args.recipe) if args.recipe else []) + (args.steps or [])
     if not steps:
-        print("error: " + render("cli.no_steps", {}, args.lang), file=sys.stderr)
+        message = render("cli.no_steps", {}, args.lang)
+        print(render("cli.error", {"message": message}, args.lang), file=sys.stderr)
         return 2
     table = run_steps(original, config, steps, seed=args.seed, attr_depth=args.attr_depth)
     validate_submission(original, table, config)

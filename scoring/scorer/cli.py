@@ -92,7 +92,8 @@ def cmd_scorer_run(args) -> int:
             shutil.copytree(result.output, args.output, symlinks=True, dirs_exist_ok=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    message = result.render(args.lang or environment_language())
+    lang = args.lang or environment_language()
+    message = result.render(lang)
     summary = {
         "status": result.status,
         "scores": result.scores,
@@ -104,7 +105,7 @@ def cmd_scorer_run(args) -> int:
     }
     print(json.dumps(summary, indent=2, ensure_ascii=False))
     if result.status != "ok":
-        print(f"error: {message}", file=sys.stderr)
+        print(render("cli.error", {"message": message}, lang), file=sys.stderr)
     return {"ok": 0, "refused": 1}.get(result.status, 2)
 
 

@@ -109,7 +109,8 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
         args[args.index("sample_estimate.csv")] = "broken.csv"
         local = in_env(toolkit_dp_env, args, cwd=folder)
         assert local.returncode == 2
-        assert local.stderr.strip() == f"error: {server.message_in(lang)}"
+        heading = {"en": "error", "ja": "エラー"}[lang]
+        assert local.stderr.strip() == f"{heading}: {server.message_in(lang)}"
 
     # dp estimate: the level page's BR estimate from the same downloaded release.
     dp_release_request(

@@ -82,8 +82,9 @@ def as_child(*args, lang: str = "C.UTF-8", timeout: float = 300) -> subprocess.C
 
 def refused(done, *parts) -> None:
     """``done`` (a run's result) refused its input as the command line must: exit 2, one
-    ``error:`` line and no traceback, naming each of ``parts``."""
+    ``error:`` line (``エラー:`` in Japanese) and no traceback, naming each of ``parts``."""
     assert done.returncode == 2, (done.stdout, done.stderr)
-    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
+    headed = done.stderr.startswith(("error: ", "エラー: "))
+    assert headed and "Traceback" not in done.stderr, done.stderr
     for part in parts:
         assert part in done.stderr, done.stderr

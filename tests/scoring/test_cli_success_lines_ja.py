@@ -38,7 +38,8 @@ def test_publish_score_attack_anonymize_and_attack_speak_japanese(files):
     )
     refused = ja("anonymize", bank_csv, *config, "-o", files / "a.csv", status=2)
     assert (
-        refused.stderr == "error: --method か --recipe を指定してください（手法は --help を参照）\n"
+        refused.stderr
+        == "エラー: --method か --recipe を指定してください（手法は --help を参照）\n"
     )
     published, truth = files / "p.csv", files / "t.csv"
     args = ("--seed", 1, "--out-published", published, "--out-truth", truth)

@@ -328,7 +328,7 @@ def test_check_gives_the_verdict_and_message_of_the_server_s_check(files, capsys
     assert status == 2
     with pytest.raises(DPError) as raised:
         read_estimate(files / "estimate.csv", load_dp_config(files / "round.json"))
-    assert err.strip() == f"error: {raised.value.render('ja')}"
+    assert err.strip() == f"エラー: {raised.value.render('ja')}"
     assert "(M,25-34)" in err
 
 
@@ -352,7 +352,7 @@ def test_check_refuses_a_latin1_estimate_as_the_server_does(files, capsys, lang)
     expected = {
         "en": "error: my_estimate.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): "
         f"the first byte that is not UTF-8 is on line 2 of the file (byte offset {offset}).",
-        "ja": "error: my_estimate.csv は UTF-8 ではありません（Windows-1252 (Latin-1) の"
+        "ja": "エラー: my_estimate.csv は UTF-8 ではありません（Windows-1252 (Latin-1) の"
         f"ようです）。UTF-8 でない最初のバイトはファイルの 2 行目（バイト位置 {offset}）に"
         "あります。",
     }
@@ -423,11 +423,11 @@ def test_a_missing_or_mismatched_choice_is_a_usage_error_in_both_languages(files
     assert (status, err) == (2, "error: give one rho, or one per size\n")
     status, _, err = run(capsys, "--lang", "ja", *sizes, "--epsilon", "0.1,0.2,0.3")
     assert status == 2
-    assert err == "error: epsilon は 1 つか、--sizes のサイズごとに 1 つずつ指定してください\n"
+    assert err == "エラー: epsilon は 1 つか、--sizes のサイズごとに 1 つずつ指定してください\n"
     table = ["dp", "release", files / "table.csv", "--config", files / "round.json"]
     status, _, err = run(capsys, *table, "--level", "eps-4", "-o", files / "r.csv")
     assert (status, err) == (2, "error: give --groups or --declaration\n")
     table[1] = "estimate"
     status, _, err = run(capsys, "--lang", "ja", *table, "--estimator", "BR")
     assert status == 2
-    assert err == "error: BR には開示の --groups か --declaration が必要です\n"
+    assert err == "エラー: BR には開示の --groups か --declaration が必要です\n"

@@ -202,13 +202,13 @@ def test_the_baseline_and_check_refusals_of_the_line_are_said_in_japanese(capsys
         "--release", 2, "-o", tmp_path / "release_2.csv",
     )  # fmt: skip
     assert status == 2 and err == (
-        "error: 公開データ 2 には --previous release_1.csv（前の公開データ）が必要です。\n"
+        "エラー: 公開データ 2 には --previous release_1.csv（前の公開データ）が必要です。\n"
     )
     three = [F / "zhang_release_1.csv", F / "zhang_release_2_table4.csv", F / "zhang_release_1.csv"]
     arguments = ("seq", "check", F / "zhang_master.csv", *three, "--config", config)
     status, _, err = run(capsys, "--lang", "ja", *arguments)
     assert status == 2 and err == (
-        "error: 公開データが 3 個指定されましたが、このラウンドの公開データは 2 個です。\n"
+        "エラー: 公開データが 3 個指定されましたが、このラウンドの公開データは 2 個です。\n"
     )
     status, _, err = run(capsys, *arguments)
     assert status == 2 and err == "error: 3 releases given; the round has 2.\n"

@@ -189,6 +189,8 @@ def test_a_refused_file_exits_2_with_the_message_in_japanese(adult):
     result = run("check", bad, "--population", adult / "pop.json", lang="ja")
     assert result.returncode == 2
     assert "列 'workclass'" in result.stderr or "列 'age'" in result.stderr
+    # Headed in Japanese too, as the pwscup client and the usage errors are (it said error:).
+    assert result.stderr.startswith("エラー: ")
     # The entry point itself, in a child interpreter: the same refusal, word for word.
     child = as_child("--lang", "ja", "synth", "check", bad, "--population", adult / "pop.json")
     assert (child.returncode, child.stderr) == (2, result.stderr)
