@@ -35,7 +35,13 @@ def round_total(request, competition_slug, round_slug):
                 form.add_error(field if field in form.fields else None, messages_)
         else:
             if changed:
-                messages.success(request, _("The round's total formula is saved."))
+                # The card holds N too: saving only N is not "the formula is saved".
+                saved = (
+                    _("The round's total formula and its attack against the top N are saved.")
+                    if top
+                    else _("The round's total formula is saved.")
+                )
+                messages.success(request, saved)
             return redirect("console:round", competition_slug, round_slug)
     # The page comes back scrolled to the top, the card far below it on a phone.
     messages.error(request, _("The total formula was not saved: its error is marked under Total."))

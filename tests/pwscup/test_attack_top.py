@@ -138,8 +138,9 @@ def test_the_console_card_as_the_browser_posts_it(played):
     page = client.get(reverse("console:round", args=[played.competition.slug, played.round.slug]))
     assert b'name="attack_top_n"' in page.content
     url = reverse("console:round_total", args=[played.competition.slug, played.round.slug])
-    response = client.post(url, {"total_formula": "attack_top", "attack_top_n": "3"})
-    assert response.status_code == 302
+    response = client.post(url, {"total_formula": "attack_top", "attack_top_n": "3"}, follow=True)
+    # The message names both: setting only N (PWSCup 2020: 1) said "total formula is saved".
+    assert "total formula and its attack against the top N are saved" in response.content.decode()
     played.round.refresh_from_db()
     assert (played.round.total_formula, played.round.attack_top_n) == ("attack_top", 3)
 
