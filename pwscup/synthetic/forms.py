@@ -92,10 +92,12 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
         },
     )
     u_ml_min = forms.FloatField(
-        label=_("Gate: least U_ML"), help_text=_("A release below it is ranked last.")
+        label=_("Gate: least U_ML"),
+        help_text=_("A release below it gets no rank: listed last, in no standings."),
     )
     u_1_max = forms.FloatField(
-        label=_("Gate: most U_1"), help_text=_("A release above it is ranked last.")
+        label=_("Gate: most U_1"),
+        help_text=_("A release above it gets no rank: listed last, in no standings."),
     )
     r_copy_excess_max = forms.FloatField(
         label=_("Gate: most R_copy beyond chance"),

@@ -199,6 +199,10 @@ def test_syn_the_japanese_pages_are_translated(client):
     assert "合成" in overview and "メンバーシップ推定" in overview
     rules = page(client, tab_url(world, "rules"), HTTP_ACCEPT_LANGUAGE="ja")
     assert "0.875" in rules and "0.75" in rules and "ゲート" in rules
+    # A release failing a utility gate gets no rank (— on the Results tab, no combined value
+    # in the standings); the tab said it was "ranked below" every release that passes.
+    assert "順位はつきません" in rules and "下の順位" not in rules
+    assert "it gets no rank" in page(client, tab_url(world, "rules"))
     data = page(client, tab_url(world, "data"), HTTP_ACCEPT_LANGUAGE="ja")
     assert "teamA_train.csv" in data and "ラベル" in data
     # How many teams the table keeps disjoint, said before a later team makes them overlap.
