@@ -117,6 +117,29 @@ def format_figure(value: float | int | None, kind: str = "score") -> str:
     return format_number(value)
 
 
+def format_cell(value) -> str:
+    """A cell of a table sent as plain values (a leaderboard's), as people read it, by what
+    the value is: a whole number (``int``: a rank, a count of targets, a count a program
+    wrote) by :func:`format_figure`'s ``count``, any other number by its ``score`` (4
+    decimals, a total of ``1.0`` too), ``None`` :data:`UNDEFINED`, a text as it is (a team's
+    name, a figure a kind already wrote).
+
+    Examples
+    --------
+    >>> [format_cell(v) for v in (3, 0.9373334348159401, 9.770467999, None, "Team A")]
+    ['3', '0.9373', '9.7705', '–', 'Team A']
+    """
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return format_figure(value, "count")
+    if isinstance(value, float):
+        return format_figure(value)
+    return str(value)
+
+
 def format_metric(metric: str, value: float | int | None) -> str:
     """The text of ``metric``'s ``value`` (``None`` is the metric's no-value sign).
 

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from pwscup.core.rest import RoundRefSerializer, TeamRefSerializer
+from scoring.display import format_cell
 
 
 class MembershipSerializer(serializers.Serializer):
@@ -216,6 +217,18 @@ class StandingsTableSerializer(serializers.Serializer):
     title = serializers.CharField()
     columns = serializers.ListField(child=serializers.CharField())
     rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+    # The figures as every page writes them, sent by the server because the ``pwscup``
+    # client is standard library only (import-linter's client-standalone) and cannot import
+    # ``scoring.display``: the rule stays in one place, and ``rows`` keeps the exact values.
+    rows_text = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "The rows as a client prints them (scoring.display: 4 decimals for a score, a "
+            "rate or a total, a count as an integer, – for none); rows keeps the exact values."
+        )
+    )
+
+    def get_rows_text(self, table) -> list[list[str]]:
+        return [[format_cell(cell) for cell in row] for row in table["rows"]]
 
 
 @extend_schema_serializer(

@@ -194,7 +194,10 @@ def cmd_leaderboard(api: Api, args) -> int:
             if number or board["note"]:
                 print()
             print(board_table["title"])
-        rows = [["–" if cell is None else cell for cell in row] for row in board_table["rows"]]
+        # The server writes the figures (``rows_text``: the site's one rule, which this
+        # standard-library client cannot import); a server without it sends ``rows`` only.
+        text = board_table.get("rows_text")
+        rows = text or [["–" if c is None else c for c in row] for row in board_table["rows"]]
         if rows:
             print(table(board_table["columns"], rows))
         else:

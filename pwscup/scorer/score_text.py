@@ -4,7 +4,7 @@ organizer wrote it, and a failed gate named by its score's label in the reader's
 The API's numbers, the CSV exports and the archive keep the program's values exactly."""
 
 from pwscup.core.languages import in_reader_language
-from scoring.display import format_figure
+from scoring.display import format_cell
 from scoring.scorer.round_config import ScorerRoundConfig
 
 
@@ -14,9 +14,7 @@ def format_score(value) -> str:
     other number has 4 decimals by the one rule of every kind's tables
     (``scoring.display.format_figure``: ``1.0000`` beside ``0.5000``). The API's numbers, the
     CSV exports and the archive keep the program's values exactly."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return format_figure(value, "count")
-    return format_figure(value)
+    return format_cell(value)
 
 
 def format_bound(value) -> str:

@@ -216,6 +216,9 @@ def test_the_api_gives_a_total_without_float_noise(played):
     url = reverse("api:round-standings", args=[played.competition.slug, played.round.slug])
     (total,) = [t for t in client.get(url).json()["tables"] if t["title"].startswith("Total")]
     assert total["rows"] and {row[2] for row in total["rows"]} == {0.3}
+    # What ``pwscup leaderboard`` prints: the figure as every page writes a total.
+    assert {row[2] for row in total["rows_text"]} == {"0.3000"}
+    assert all(row[0].isdigit() for row in total["rows_text"])
 
 
 def test_the_standings_name_the_ranking_with_the_rounds_n(played):

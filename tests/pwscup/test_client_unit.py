@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pwscup.client import cli, formatting, session, uploads
+from pwscup.client import cli, formatting, reading, session, uploads
 from pwscup.client.config import save_credentials
 from pwscup.client.transport import (
     BUSY_RETRIES,
@@ -396,3 +396,30 @@ def test_wait_waits_out_a_throttled_poll_and_gives_up_on_any_other_refusal(monke
     answers[:] = [_api_error(_http_error(404, {"code": "not_found", "message": "gone"}, {}))]
     with pytest.raises(ApiError, match="gone"):
         uploads.wait_for(Throttling(), "/u/7/", timeout=60, quiet=True)
+
+
+def test_the_leaderboard_prints_the_servers_figures_not_the_exact_values(capsys, monkeypatch):
+    """``pwscup leaderboard`` prints each table's ``rows_text`` (the site's rule, written by
+    the server: the client cannot import ``scoring.display``), not ``rows``, whose values the
+    API keeps exact (a program's 0.9373334348159401, a total to the tie's 9 decimals)."""
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    board = {
+        "note": "",
+        "tables": [
+            {
+                "title": "Release ranking",
+                "columns": ["Rank", "Team", "Utility"],
+                "rows": [[1, "Team A", 0.9373334348159401], [None, "Team B", None]],
+                "rows_text": [["1", "Team A", "0.9373"], ["–", "Team B", "–"]],
+            }
+        ],
+    }
+
+    class Board:
+        def get(self, path):
+            return board
+
+    reading.cmd_leaderboard(Board(), type("Args", (), {"round": ("c", "r")}))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["1", "Team", "A", "0.9373"], lines
+    assert lines[2].split() == ["–", "Team", "B", "–"], lines

@@ -204,7 +204,11 @@ def test_the_standings_are_the_organizers_until_the_results_are_published():
     assert answer.status_code == 200, answer.content
     releases, attacks = answer.json()["tables"]
     assert [row[1] for row in releases["rows"]] == ["Team A", "Team B"]
-    assert releases["rows"][0][2] == Release.objects.get(team=world.teams["a"]).scores["utility"]
+    utility = Release.objects.get(team=world.teams["a"]).scores["utility"]
+    assert releases["rows"][0][2] == utility  # exact, as the program wrote it
+    # … and as every page writes a figure (``pwscup leaderboard`` prints this).
+    assert releases["rows_text"][0][:3] == ["1", "Team A", format_figure(utility)]
+    assert releases["rows_text"][0][3] == format_figure(releases["rows"][0][3])
     assert attacks["rows"] == []
     services.results_publish(scorer=world.scorer, user=world.organizer)
     published = client.get(url, **bearer(world.users["b"]))

@@ -8,6 +8,7 @@ from pwscup.core.markdown import render_markdown
 from scoring.display import (
     NOTES,
     UNDEFINED,
+    format_cell,
     format_figure,
     format_metric,
     undefined_note,
@@ -41,9 +42,9 @@ def score(value):
     """A metric of a kind's own result table (the sequential leaderboard's): a count (an
     integer: MINV, RN_over) without decimals, any other value as a score
     (``scoring.display.format_figure``: 4 decimals; a small nonzero value never reads
-    0.0000). The metrics of metrics.md go through :func:`metric_value`."""
-    counted = isinstance(value, int) and not isinstance(value, bool)
-    return format_figure(value, "count" if counted else "score")
+    0.0000); a text as it is (a cell of a declared kind's standings, which may be written
+    already). The metrics of metrics.md go through :func:`metric_value`."""
+    return format_cell(value)
 
 
 @register.filter
