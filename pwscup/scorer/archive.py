@@ -152,6 +152,21 @@ def archive_members(round_, *, secrets):
     return members
 
 
+def _unattacked_rule(config) -> str:
+    """What an attack not made counts as (the round's ``unattacked``), in the card's words:
+    the Rules tab's sentence, in English as the whole card is."""
+    if config.unattacked is None:
+        return (
+            ", and a target nobody attacked has none (an attack not made is left out of the "
+            "protection and of the attacker's power, neither a zero nor the worst value)"
+        )
+    return (
+        f"; an attack not made counts as {config.unattacked:g}: every other team that did "
+        "not attack a target counts that attack score on it, in the target's protection and "
+        "in that team's power"
+    )
+
+
 def data_card(round_) -> dict:
     scorer = selectors.scorer_of(round_)
     config = selectors.round_config(round_)
@@ -178,7 +193,9 @@ def data_card(round_) -> dict:
         f"{direction[config.release_primary_column.higher_is_better]}); a target's protection "
         f"is the {config.protection_rule} of the attacks on it "
         f"({config.attack_primary}, {direction[config.attack_primary_column.higher_is_better]} "
-        f"for the attacker); attackers are ranked by their {config.power_rule.replace('_', ' ')} "
+        f"for the attacker)"
+        + _unattacked_rule(config)
+        + f"; attackers are ranked by their {config.power_rule.replace('_', ' ')} "
         "score over the targets"
         + (f" (the top {config.top_n} releases)" if config.power_rule == "top_n" else "")
         + (

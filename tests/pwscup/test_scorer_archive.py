@@ -12,6 +12,7 @@ from pwscup.competitions.choice_services import choices_set, team_choice_set
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
 from pwscup.scorer import archive, services
 from tests.pwscup.scorer_world import (
+    CONFIG,
     attack,
     attack_phase,
     guess_bytes,
@@ -99,3 +100,16 @@ def test_the_archive_names_the_data_pack_each_team_played_on():
         }, name
     card = archive.data_card(world.round)
     assert "d1 (Dataset 1), d3 (Dataset 3)" in card["rules"]
+
+
+def test_the_data_card_says_what_an_attack_not_made_counts_as():
+    """The round's ``unattacked`` decides every protection and power (PWSCup 2019: an attack
+    not made is 0): the card's rules say it, as the Rules tab does, and say the default too."""
+    config = {**CONFIG, "unattacked": 0}
+    counted = scorer_world(slug="scoarchu", letters="ab", config=config, build=False)
+    rules = archive.data_card(counted.round)["rules"]
+    assert "an attack not made counts as 0: every other team" in rules
+    default = scorer_world(slug="scoarchn", letters="ab", build=False)
+    rules = archive.data_card(default.round)["rules"]
+    assert "a target nobody attacked has none" in rules
+    assert "attack not made is left out" in rules
