@@ -143,6 +143,14 @@ def test_results_tab_and_standings_once_published(world):
         assert page.status_code == 200
         assert title in page.content.decode()
         assert page.content.count(b'data-testid="round-total-row"') == 2
+        # The reader's own team marked, in a table as wide as the Results tab's others.
+        with translation.override(lang):
+            you = f"({gettext('you')})"
+        html = page.content.decode()
+        table = html[html.index('data-testid="round-total-table"') :].split("</table>")[0]
+        rows = table.split('data-testid="round-total-row"')[1:]
+        assert [you in row for row in rows] == ["Team A" in row for row in rows]
+        assert '<table class="compact">' in table
         rules = client.get(tab_url(world.round, RULES)).content.decode()
         assert '<code data-testid="round-total-formula">utility</code>' in rules
 

@@ -27,8 +27,10 @@ def round_total_rules(round) -> dict:
     }
 
 
-@register.inclusion_tag("rounds/_total_table.html")
-def round_total_table(round) -> dict:
+@register.inclusion_tag("rounds/_total_table.html", takes_context=True)
+def round_total_table(context, round) -> dict:
+    """The tables, with the reader's team (``team``: the round page's) marked "(you)" as
+    every other ranking table of the Results tab marks it."""
     counted = bool(round.total_formula or round.attack_top_n)
     published = counted and bool(kind_of(round).results_published(round))
     top = round_attack_top_ranking(round) if published and round.attack_top_n else None
@@ -37,4 +39,5 @@ def round_total_table(round) -> dict:
         "rows": round_totals(round=round) if published and round.total_formula else [],
         "top_n": round.attack_top_n if top is not None else None,
         "top_rows": top.rows if top is not None else (),
+        "team": context.get("team"),
     }
