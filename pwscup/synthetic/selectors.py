@@ -178,22 +178,27 @@ def release_ranking(matrix: AttackMatrix) -> list[dict]:
     the others by privacy (the highest headline any attacker, team or built-in, reached on
     them), lower first; ties by ``U_ML``, higher first. The privacy counts every attack, a
     disqualified team's too; a disqualified team's release gets no rank
-    (``DisqualificationRule``)."""
+    (``DisqualificationRule``). ``worst_by``: the matrix rows that reached the worst (the
+    built-in attacks first). The built-in null attack counts, as the spec says ("team or
+    built-in"): where it reached the worst, no attack did better than chance on the
+    release, which the pages say by naming it."""
     out = []
     for column, target in enumerate(matrix.targets):
         reached = [
-            row.cells[column].headline
+            (row.cells[column].headline, row)
             for row in matrix.rows
             if row.cells[column].headline is not None
             and (row.team is None or row.team.pk != target.team_id)
         ]
+        worst = max(value for value, _row in reached) if reached else None
         scores = target.release.scores
         out.append(
             {
                 "team": target.team,
                 "target": target,
                 "release": target.release,
-                "worst": max(reached) if reached else None,
+                "worst": worst,
+                "worst_by": [row for value, row in reached if value == worst],
                 "u_ml": scores.get("u_ml"),
                 "u_1": scores.get("u_1"),
                 "passes": bool(scores.get("passes")),

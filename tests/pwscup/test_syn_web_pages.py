@@ -216,3 +216,39 @@ def test_syn_results_url_is_the_results_tab():
 
     assert kind_of(world.round).leaderboard_url(world.round) == tab_url(world, "results")
     assert json.dumps(kind_of(world.round).results_summary(world.round)) == "[]"
+
+
+def test_syn_the_worst_attack_names_who_reached_it_the_null_attack_as_chance(client):
+    """Spec §5 ranks a release by "the highest headline any attacker (team or built-in)
+    reached on them", the null attack included (§2: random scores, the chance level every
+    matrix shows). Where the null attack reached it, the Results tab and the standings name
+    it, so that a team reads its release's number was chance, not an attack."""
+    from pwscup.synthetic import engine
+    from pwscup.synthetic.models import SynTarget
+
+    world = syn_world(slug="synworst", letters="ab")
+    for letter in "ab":
+        release(world, letter, baseline_release(world, letter))
+    target = freeze(world)["teamA"]
+    open_attack_phase(world)
+    headline = engine.round_config(world.round).headline
+    builtin = target.builtin
+    for name, halves in builtin.items():
+        halves["dev"][headline] = 0.9 if name == "null" else 0.05
+    SynTarget.objects.filter(pk=target.pk).update(builtin=builtin)
+    client.force_login(world.users["b"])
+    for lang, null in (
+        ("en", "null, chance level (built-in)"),
+        ("ja", "null・偶然の水準（組み込み）"),
+    ):
+        client.cookies["django_language"] = lang
+        results = page(client, tab_url(world, "results"))
+        row = results[results.index('data-testid="release-rank-teamA"') :].split("</tr>")[0]
+        assert format_figure(0.9) in row
+        assert re.search(r'data-testid="worst-by">([^<]*)<', row).group(1) == null
+    client.cookies["django_language"] = "en"
+    url = reverse("api:round-standings", args=[world.competition.slug, world.round.slug])
+    releases = client.get(url).json()["tables"][0]
+    by = releases["columns"].index("Reached by")
+    (row,) = [row for row in releases["rows"] if row[1] == "Team A"]
+    assert row[by] == "null, chance level (built-in)"

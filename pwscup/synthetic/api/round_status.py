@@ -36,6 +36,24 @@ def metric_name(key: str) -> str:
     return METRIC_NAMES.get(key, key)
 
 
+def attacker_name(row) -> str:
+    """A row of the attack matrix (``MatrixRow``) as the pages name it: a team by its name, a
+    built-in attack by what it is ("null, chance level (built-in)")."""
+    if not row.builtin:
+        return row.name
+    names = {
+        "dcr": _("DCR (built-in)"),
+        "density": _("density (built-in)"),
+        "null": _("null, chance level (built-in)"),
+    }
+    return names.get(row.name, row.name)
+
+
+def worst_by_text(release: dict) -> str:
+    """Who reached a release's worst attack (``selectors.release_ranking``'s ``worst_by``)."""
+    return ", ".join(attacker_name(row) for row in release["worst_by"])
+
+
 # A release's scores in an upload's one-line summary (``pwscup status``): the utility, then
 # the copy gate's two shares side by side; an attack's is the round's headline score.
 RELEASE_HEADLINE = ("u_ml", "u_1", "r_copy", "r_copy_holdout")
@@ -142,6 +160,7 @@ def round_leaderboard(request, access) -> dict:
             row["team"].name,
             _("passes") if row["passes"] else _("fails"),
             round_api.score_text(row["worst"]),
+            worst_by_text(row),
             round_api.score_text(row["u_ml"]),
             round_api.score_text(row["u_1"]),
         ]
@@ -166,7 +185,13 @@ def round_leaderboard(request, access) -> dict:
     return {
         "note": f"{half} {order}",
         "tables": round_api.two_sided_tables(
-            [_("Gates"), _("Worst attack (%(headline)s)") % {"headline": name}, "U_ML", "U_1"],
+            [
+                _("Gates"),
+                _("Worst attack (%(headline)s)") % {"headline": name},
+                _("Reached by"),
+                "U_ML",
+                "U_1",
+            ],
             releases,
             _("Mean %(headline)s") % {"headline": name},
             attacks,

@@ -27,7 +27,7 @@ from pwscup.submissions.two_sided_tabs import (
     two_sided_flow,
 )
 from pwscup.synthetic import engine, selectors
-from pwscup.synthetic.api.round_status import metric_name
+from pwscup.synthetic.api.round_status import attacker_name, metric_name, worst_by_text
 from pwscup.synthetic.api.views import attack_metrics, attackable
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import tpr_key
@@ -234,11 +234,6 @@ def matrix(table: AttackMatrix) -> dict:
     """The attacker × target matrix on the visible half (``table``: ``selectors.attack_matrix``
     on that half) as the Results tab shows it, each cell marked when the attacker is the
     target's own team (no attack there), a disqualified team's target and row marked."""
-    names = {
-        "dcr": _("DCR (built-in)"),
-        "density": _("density (built-in)"),
-        "null": _("null, chance level (built-in)"),
-    }
     rows = []
     for row in table.rows:
         cells = [
@@ -247,10 +242,17 @@ def matrix(table: AttackMatrix) -> dict:
         ]
         rows.append(
             {
-                "name": names.get(row.name, row.name) if row.builtin else row.name,
+                "name": attacker_name(row),
                 "builtin": row.builtin,
                 "cells": cells,
                 "disqualified": row.disqualified,
             }
         )
     return {"targets": table.targets, "rows": rows, "disqualified": table.disqualified}
+
+
+def release_ranking(releases: list[dict]) -> list[dict]:
+    """The release ranking's rows (``selectors.release_ranking``) as the Results tab shows
+    them: each with who reached its worst attack (``worst_by_text``), so that a team reads
+    when that was the built-in null attack, i.e. chance."""
+    return [{**row, "worst_by_text": worst_by_text(row)} for row in releases]

@@ -75,7 +75,7 @@ class SyntheticTabs(TwoSidedTabs):
             results = selectors.round_results(synthetic=state.synthetic, half=state.half)
             context.update(
                 matrix=tabs.matrix(results.matrix),
-                release_ranking=results.releases,
+                release_ranking=tabs.release_ranking(results.releases),
                 attack_ranking=results.attacks,
                 # Whether a target's built-in attacks are still being scored.
                 targets_pending=pending(selectors.targets(synthetic=state.synthetic)),
