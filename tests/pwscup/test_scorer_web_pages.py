@@ -376,3 +376,6 @@ def test_scorer_a_failed_gate_is_named_by_its_score_s_label(client, lang, label)
     results = cells(page(client, tab_url(world, "results"), **headers), "failed-gate")
     assert f"{label} ≥ 99" in submit and "utility" not in submit
     assert results == [f"{label} ≥ 99"]
+    # The Rules tab states the gate in the same words, its bound as the organizer wrote it
+    # (the round's rules keep it as the float 99.0; it once read `utility ≥ 99.0`).
+    assert cells(page(client, tab_url(world, "rules"), **headers), "gate") == [f"{label} ≥ 99"]

@@ -9,7 +9,7 @@ or hidden while the results are not published); the rankings and the matrix are 
 organizers, and to everyone once the results are published."""
 
 from pwscup.competitions.choice_selectors import choice_state
-from pwscup.scorer import selectors
+from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
@@ -53,8 +53,10 @@ class ScorerTabs(TwoSidedTabs):
     def rules_context(self, state):
         return {
             **super().rules_context(state),
+            # Each gate as every tab names it: its score's label in the reader's language
+            # and the bound as the organizer wrote it (``Utility ≥ 50``, not ``50.0``).
             "gates": [
-                {"key": gate.key, "min": gate.bound == "min", "value": gate.value}
+                score_text.gate_text(gate.as_dict(), config=state.config)
                 for gate in state.config.gates
             ],
         }
