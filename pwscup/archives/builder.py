@@ -122,6 +122,9 @@ def round_card(round) -> dict:
         "original": card.get("original", {}),
         "columns": card.get("columns", []),
         "rules": card.get("rules", ""),
+        # The round's total and its attack against the top N, core settings of every kind:
+        # what total.csv and attack_top.csv were computed by (the 2016–2018 winner's rule).
+        "total": {"formula": round.total_formula, "attack_top_n": round.attack_top_n},
     }
 
 
@@ -133,8 +136,7 @@ def data_card_markdown(competition, cards: list[dict]) -> str:
             f"## {card['name']} (`{card['round']}`)",
             "",
             f"- Kind: {card['kind_label']} (`{card['kind']}`)",
-            f"- Original: {original.get('rows', '?')} rows, SHA-256 "
-            f"`{original.get('sha256') or '—'}`",
+            f"- Original: {_original_size(original)}, SHA-256 `{original.get('sha256') or '—'}`",
         ]
         if original.get("description"):
             lines.append(f"- Description: {original['description']}")
@@ -144,7 +146,29 @@ def data_card_markdown(competition, cards: list[dict]) -> str:
             domain = str(column.get("domain", "")).replace("|", "\\|")
             lines.append(f"| {cells[0]} | {cells[1]} | {domain} |")
         lines += ["", f"**Rules.** {card['rules']}", ""]
+        lines += _total_lines(card.get("total") or {})
     return "\n".join(lines)
+
+
+def _original_size(original: dict) -> str:
+    """``200 rows``, or ``a ZIP of 2 files (M.csv, T.csv)`` for an original of files."""
+    if original.get("rows") is None and "files" in original:
+        files = original["files"]
+        names = ", ".join(files[:10]) + (", …" if len(files) > 10 else "")
+        return f"a ZIP of {len(files)} files" + (f" ({names})" if files else "")
+    return f"{original.get('rows', '?')} rows"
+
+
+def _total_lines(total: dict) -> list[str]:
+    """The data card's words for the round's total formula and attack against the top N."""
+    words = []
+    if total.get("formula"):
+        words.append(f"**Total.** `{total['formula']}`, higher is better (`total.csv`).")
+    if total.get("attack_top_n"):
+        words.append(
+            f"Attack score against the top {total['attack_top_n']} releases (`attack_top.csv`)."
+        )
+    return [" ".join(words), ""] if words else []
 
 
 # The secrets' names in the README's Japanese half (the README holds both languages at once,

@@ -36,12 +36,19 @@ class ArchiveMember:
     secret: str = ""
 
 
-def round_data_card(*, rows, sha256, description, columns: list[dict], rules: list) -> dict:
+def round_data_card(
+    *, rows, sha256, description, columns: list[dict], rules: list, files=None
+) -> dict:
     """A round's data card as ``RoundKind.data_card`` returns it: its original table
     (``rows``, ``sha256``, ``description``), its ``columns`` (``{"name", "role", "domain"}``
-    each) and ``rules``, the sentences saying how it was played and ranked, joined."""
+    each) and ``rules``, the sentences saying how it was played and ranked, joined. An
+    original that is a ZIP of files rather than one table (a scorer round's reference data:
+    PWSCup 2016–2018's master M and transactions T) gives ``rows=None`` and its ``files``."""
+    original = {"rows": rows, "sha256": sha256, "description": str(description)}
+    if files is not None:
+        original["files"] = list(files)
     return {
-        "original": {"rows": rows, "sha256": sha256, "description": str(description)},
+        "original": original,
         "columns": columns,
         "rules": " ".join(str(rule) for rule in rules),
     }

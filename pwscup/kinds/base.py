@@ -277,7 +277,8 @@ class RoundKind(FaceHooks, ResultsHooks):
 
     def data_card(self, round) -> dict:
         """What the round was played on, for the archive's data card (JSON): ``{"original":
-        {"rows": int, "sha256": str, "description": str}, "columns": [{"name": str, "role":
+        {"rows": int, "sha256": str, "description": str}, or ``"rows": None`` and ``"files":
+        [str]`` for a ZIP of files), "columns": [{"name": str, "role":
         str}, ...], "rules": str}`` (``role``: quasi-identifier, sensitive, ...; ``rules``:
         the ranking rule and gates in plain words)."""
         return self._declared(self.archive_module, "data_card", {}, round)

@@ -217,7 +217,8 @@ def data_card(round_) -> dict:
             + ": release_ranking.csv and release_scores.csv name it (data_choice)."
         )
     return round_data_card(
-        rows=0,
+        rows=None,  # a ZIP of the organizer's files, not one table: its files say what it is
+        files=reference.members if reference else [],
         sha256=reference.sha256 if reference else "",
         description="The round's hidden reference data (a ZIP), given to the organizer's "
         "program in every run.",

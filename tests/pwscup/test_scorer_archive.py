@@ -5,12 +5,15 @@ only when their secrets are ticked."""
 
 import csv
 import io
+import json
 
 import pytest
 
 from pwscup.competitions.choice_services import choices_set, team_choice_set
+from pwscup.competitions.total_services import round_total_formula_set
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
-from pwscup.scorer import archive, services
+from pwscup.scorer import archive, selectors, services
+from tests.pwscup.archive_world import publish_and_read
 from tests.pwscup.scorer_world import (
     CONFIG,
     attack,
@@ -113,3 +116,29 @@ def test_the_data_card_says_what_an_attack_not_made_counts_as():
     rules = archive.data_card(default.round)["rules"]
     assert "a target nobody attacked has none" in rules
     assert "attack not made is left out" in rules
+
+
+def test_the_data_card_names_the_packs_files_and_the_round_s_total():
+    # PWSCup 2016–2018 ran on a master M and transactions T, and their winner was the total
+    # "utility + persons not re-identified": the card once said "Original: 0 rows" of the
+    # reference ZIP and nothing of the formula that made total.csv.
+    world = scorer_world(slug="scoarct", letters="ab", config={**CONFIG, "unattacked": 0})
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=7, seed=4))
+    attack_phase(world)
+    round_total_formula_set(
+        user=world.organizer, round=world.round, formula="utility - protection", attack_top_n=1
+    )
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    _archive, members = publish_and_read(world.competition)
+    (card,) = json.loads(members["data-card.json"])["rounds"]
+    reference = selectors.current_pack(scorer=world.scorer, role="reference")
+    assert card["original"]["rows"] is None
+    assert card["original"]["files"] == reference.members
+    assert card["total"] == {"formula": "utility - protection", "attack_top_n": 1}
+    markdown = members["data-card.md"].decode()
+    assert f"- Original: a ZIP of {len(reference.members)} files" in markdown
+    assert "0 rows" not in markdown
+    assert "**Total.** `utility - protection`, higher is better (`total.csv`)" in markdown
+    assert "top 1 releases (`attack_top.csv`)" in markdown
+    assert "an attack not made counts as 0" in card["rules"]
