@@ -79,6 +79,13 @@ def test_the_console_card_saves_what_the_browser_posts(world):
         b'data-testid="round-total-form"' in page.content
         and b"<code>utility</code>" in page.content
     )
+    # The names stand under the formula, each field in its own block: laid out in one row of
+    # inline fields, "Names the formula may use:" sat beside the N field as if its label.
+    text = page.content.decode()
+    formula = text[text.index('data-testid="round-total-formula"') :]
+    formula = formula[: formula.index('data-testid="round-total-top-n"')]
+    assert 'name="total_formula"' in formula and 'data-testid="round-total-names"' in formula
+    assert 'name="attack_top_n"' not in formula
     url = reverse("console:round_total", args=[world.competition.slug, world.round.slug])
     response = client.post(url, {"total_formula": " max(0, utility) "})
     assert response.status_code == 302
