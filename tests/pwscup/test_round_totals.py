@@ -86,6 +86,7 @@ def test_the_console_card_saves_what_the_browser_posts(world):
     formula = formula[: formula.index('data-testid="round-total-top-n"')]
     assert 'name="total_formula"' in formula and 'data-testid="round-total-names"' in formula
     assert 'name="attack_top_n"' not in formula
+    assert "{#" not in text and "{%" not in text  # no template comment shown as text
     url = reverse("console:round_total", args=[world.competition.slug, world.round.slug])
     response = client.post(url, {"total_formula": " max(0, utility) "})
     assert response.status_code == 302
