@@ -77,7 +77,7 @@ def pattern_matches(pattern: str, name: str) -> bool:
     )
 
 
-def files_check(names: Iterable[str], rule: FileRule) -> None:
+def files_check(names: Iterable[str], rule: FileRule, *, zipped: bool = False) -> None:
     """Refuse an upload whose files (``names``) lack a required one or hold another.
 
     Raises
@@ -89,7 +89,9 @@ def files_check(names: Iterable[str], rule: FileRule) -> None:
         the files the upload holds (``held``), so that a wrong name (``cc.csv`` for
         ``CC.csv``) shows; an upload of one file where the rule needs a ZIP
         (``FileRule.needs_zip``) is ``scorer.files.missing_zip``, saying to put the files
-        in one ZIP; an upload of no file at all is ``scorer.files.empty``.
+        in one ZIP, unless it came in a ZIP already (``zipped``: a ZIP of one member, PWSCup
+        2024's ten files with nine left out, is told which file it lacks, not to zip it);
+        an upload of no file at all is ``scorer.files.empty``.
     """
     if rule.empty:
         return
@@ -98,7 +100,8 @@ def files_check(names: Iterable[str], rule: FileRule) -> None:
     if not names:
         raise ScorerError("scorer.files.empty", required=listed)
     # One file sent where the rule asks for several: say to send them together in a ZIP.
-    missing = "scorer.files.missing_zip" if len(names) == 1 and rule.needs_zip else None
+    alone = len(names) == 1 and not zipped
+    missing = "scorer.files.missing_zip" if alone and rule.needs_zip else None
     for pattern in rule.required:
         if not any(pattern_matches(pattern, name) for name in names):
             raise ScorerError(

@@ -76,6 +76,20 @@ def test_a_single_file_is_checked_under_the_name_the_program_sees():
     assert nested.status == Status.FAILED and nested.message_code == "scorer.files.missing"
 
 
+def test_a_zip_of_one_file_is_told_which_file_it_lacks():
+    # PWSCup 2024: C_0.csv … C_9.csv and id.txt in one ZIP. A ZIP holding C_0.csv alone was
+    # told to "put them in one ZIP file", which its team had done.
+    rule = {"required": ["C_0.csv", "C_1.csv", "id.txt"], "only_required": True}
+    world = scorer_world(
+        slug="sf9", letters="a", config={**CONFIG, "release_files": rule}, build=False
+    )
+    refused = _upload(world, "a", zipped({"C_0.csv": b"x"}), "release.zip")
+    assert refused.status == Status.FAILED and refused.message_code == "scorer.files.missing"
+    assert "'C_1.csv'" in refused.message
+    alone = _upload(world, "a", b"x", "C_0.csv")  # the file sent alone: zip them
+    assert alone.message_code == "scorer.files.missing_zip"
+
+
 def test_a_damaged_zip_is_refused_at_once_when_the_round_requires_files():
     world = scorer_world(slug="sf3", letters="a", config=RELEASE_ONLY_CSV, build=False)
     damaged = _upload(world, "a", b"PK\x03\x04" + b"\x00" * 40, "r.zip")

@@ -42,13 +42,14 @@ def _refusal(rule, uploaded_file, name: str) -> JobMessage | None:
     check_size(uploaded_file)  # a ZIP's member list is read only within the upload cap
     try:
         uploaded_file.seek(0)
-        if uploaded_file.read(4) in ZIP_MAGIC:
+        zipped = uploaded_file.read(4) in ZIP_MAGIC
+        if zipped:
             uploaded_file.seek(0)
             names = member_names(uploaded_file, what="submission ZIP", limits=UnzipLimits())
         else:
             names = [res_name(name)]
             not_a_zip_check(names[0], rule)
-        files_check(names, rule)
+        files_check(names, rule, zipped=zipped)
     except ScoringError as error:
         return JobMessage.from_scoring_error(error)
     finally:

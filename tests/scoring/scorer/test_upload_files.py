@@ -204,3 +204,16 @@ def test_one_file_sent_where_the_round_asks_for_several_says_to_zip_them():
     with pytest.raises(ScorerError) as caught:  # a ZIP lacking one: the files it holds
         files_check(["anonymized.csv", "notes.txt"], rule)
     assert caught.value.code == "scorer.files.missing"
+
+
+def test_a_zip_of_one_file_is_told_what_it_lacks_not_to_zip_it():
+    # PWSCup 2024: ten files and id.txt in one ZIP; a ZIP holding C_0.csv alone was told to
+    # "put them in one ZIP file", which it had done.
+    rule = FileRule(required=tuple(f"C_{k}.csv" for k in range(10)) + ("id.txt",))
+    with pytest.raises(ScorerError) as caught:
+        files_check(["C_0.csv"], rule, zipped=True)
+    assert caught.value.code == "scorer.files.missing"
+    assert caught.value.params["pattern"] == "'C_1.csv'"
+    with pytest.raises(ScorerError) as caught:  # the same file sent alone: zip them
+        files_check(["C_0.csv"], rule)
+    assert caught.value.code == "scorer.files.missing_zip"
