@@ -185,19 +185,25 @@ def data_card(round_) -> dict:
         for column in columns
     ]
     direction = {True: "higher is better", False: "lower is better"}
+    ranked_by = {
+        "primary": "their primary score",
+        "protection": "their protection",
+        "rank_sum": "the sum of their two ranks (primary score and protection)",
+    }
+    power = {"mean": "mean score over the targets they attacked", "top_n": "mean score over"}
     rules = (
         "Scored by the organizer's own program"
         + (f" (version {program.version}, sha256 {program.sha256[:12]})" if program else "")
-        + f". Releases are ranked by {config.release_rank.replace('_', ' ')} "
+        + f". Releases are ranked by {ranked_by.get(config.release_rank, config.release_rank)} "
         f"(primary score {config.release_primary}, "
         f"{direction[config.release_primary_column.higher_is_better]}); a target's protection "
         f"is the {config.protection_rule} of the attacks on it "
         f"({config.attack_primary}, {direction[config.attack_primary_column.higher_is_better]} "
         f"for the attacker)"
         + _unattacked_rule(config)
-        + f"; attackers are ranked by their {config.power_rule.replace('_', ' ')} "
-        "score over the targets"
-        + (f" (the top {config.top_n} releases)" if config.power_rule == "top_n" else "")
+        + "; attackers are ranked by their "
+        + power.get(config.power_rule, config.power_rule)
+        + (f" the top {config.top_n} releases" if config.power_rule == "top_n" else "")
         + (
             "; releases failing a gate ("
             + ", ".join(

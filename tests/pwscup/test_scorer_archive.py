@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from pwscup.archives.builder import round_card
 from pwscup.competitions.choice_services import choices_set, team_choice_set
 from pwscup.competitions.total_services import round_total_formula_set
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
@@ -142,3 +143,11 @@ def test_the_data_card_names_the_packs_files_and_the_round_s_total():
     assert "**Total.** `utility - protection`, higher is better (`total.csv`)" in markdown
     assert "top 1 releases (`attack_top.csv`)" in markdown
     assert "an attack not made counts as 0" in card["rules"]
+
+
+def test_the_data_card_says_the_ranking_rules_in_words():
+    # PWSCup 2024 walk: the card said "ranked by primary" and "their top n score".
+    world = scorer_world(slug="scoarcd", letters="a", build=False)
+    card = round_card(world.round)
+    assert "ranked by their primary score" in card["rules"]
+    assert "primary (" not in card["rules"]
