@@ -103,7 +103,8 @@ class TotalFormulaForm(forms.Form):
         help_text=_(
             "The round's total from its scores, higher is better: numbers, the names below, "
             "+ - * / **, comparisons (1 when true, 0 when false), and/or/not, x if c else y, "
-            "min, max and abs. PWSCup 2024: max(0, A + U - 2*(50-A)*(A<50) - 2*(50-U)*(U<50)). "
+            "min, max and abs. PWSCup 2024, its anonymity being 100 - protection: "
+            "max(0, 100 - protection + U - 2*(protection-50)*(protection>50) - 2*(50-U)*(U<50)). "
             "Empty: the round has no total."
         ),
     )

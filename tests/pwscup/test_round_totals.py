@@ -4,6 +4,7 @@ field, the Results tab, the standings' ranking key, a bundle's round entry."""
 
 import io
 import json
+import re
 
 import pytest
 from django.conf import settings
@@ -23,8 +24,10 @@ from pwscup.competitions.totals import (
     round_ranking_keys,
     round_totals,
 )
+from pwscup.console.forms import TotalFormulaForm
 from pwscup.kinds.tabs import RESULTS, RULES, tab_url
 from pwscup.scorer import services
+from scoring.formula import formula_check, formula_value
 from tests.pwscup.bundle_helpers import START, creator, manifest_of, rebuilt
 from tests.pwscup.scorer_world import freeze, release, release_bytes, scorer_world
 
@@ -60,6 +63,18 @@ def test_scorer_names_and_totals_rank_higher_first(world):
     assert [row.team.pk for row in rows] == [team for _, team in expected]
     assert teams[a]["utility"] != teams[b]["utility"]
     assert [row.rank for row in rows] == [1, 2]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_cards_2024_example_is_a_formula_a_scorer_round_takes(language):
+    # The card's help gave max(0, A + U - ...): a scorer round has no score A (the anonymity
+    # comes from the attacks: 100 - protection), so the example was refused as written.
+    with translation.override(language):
+        help_text = str(TotalFormulaForm().fields["total_formula"].help_text)
+    example = re.search(r"PWSCup 2024[^:]*: (max\(.*\))", help_text).group(1)
+    formula_check(example, ["U", "protection", "power"])
+    # Protection 60: anonymity 40, 40 + 70 - 2 * 10 = 90 (docs/organizers.md).
+    assert formula_value(example, {"U": 70, "protection": 60, "power": 0}) == 90
 
 
 def test_the_names_use_the_results_words_in_japanese(world):
