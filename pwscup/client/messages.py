@@ -156,6 +156,9 @@ JA = {
     "this round's attack names no target: `pwscup submit ROUND FILE --type attack`": (
         "このラウンドの攻撃は対象を指定しません: `pwscup submit ROUND FILE --type attack` で提出してください"
     ),
+    "This round's attack covers every target at once: it names none.": (
+        "このラウンドの攻撃は 1 回の提出ですべての攻撃対象を攻撃します（攻撃対象は指定しません）。"
+    ),
     "this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`": (
         "このラウンドには攻撃対象の一覧がありません。`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
     ),

@@ -242,6 +242,12 @@ def _targets_of_an_upload_field(status: dict) -> int:
         if field.get("name") == "target"
         for choice in field.get("choices") or []
     ]
+    if not choices and any(k.get("key") == "attack" for k in status.get("submission_types", [])):
+        # An attack covering every target at once (a scorer round's all_targets mode, PWSCup
+        # 2024 and 2025): it has targets, none to name; said so rather than "no targets".
+        print(tr("This round's attack covers every target at once: it names none."))
+        print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
+        return 0
     if not choices:
         raise UsageError(
             tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")

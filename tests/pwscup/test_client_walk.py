@@ -370,6 +370,16 @@ def test_targets_of_a_round_whose_attack_names_one_are_listed(monkeypatch, capsy
     assert "ダウンロードします" in capsys.readouterr().err
 
 
+def test_targets_of_a_round_whose_attack_covers_every_target_says_so(monkeypatch, capsys):
+    """PWSCup 2024's one attack CSV for every target (``all_targets``): the round has targets,
+    but `pwscup targets` said it "lists no targets"; it says the attack covers them all."""
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    args = cli.build_parser().parse_args(["targets", "c/main"])
+    assert args.run(_AttackRound([{**ATTACK, "fields": []}]), args) == 0
+    out, err = capsys.readouterr()
+    assert "すべての攻撃対象を攻撃します" in out and "`pwscup download ROUND`" in err
+
+
 class _ClosedPipe:
     """Standard output whose reader has gone (``pwscup status | head -1`` once ``head`` has
     its line): every write fails as the system says it, and it has no file descriptor."""
