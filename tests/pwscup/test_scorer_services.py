@@ -90,6 +90,37 @@ def test_one_upload_covers_every_target_and_fills_each_cell():
     assert matrix["teama"] == {}
 
 
+# A program that scores each target by the slot context.json gives it (PWSCup 2024's answer is
+# laid out by team number: columns 2i-1 and 2i for the team in slot i).
+SLOT_PROBE = b"""import json, os, sys
+input_dir, output_dir = sys.argv[1], sys.argv[2]
+with open(os.path.join(input_dir, "context.json"), encoding="utf-8") as file:
+    context = json.load(file)
+scores = {"utility": 1.0} if context["phase"] == "release" else {"reidentified": 0.0}
+if context["phase"] == "attack":
+    slots = context["target_slots"]
+    scores["targets"] = {t: {"reidentified": float(slots[t])} for t in context["targets"]}
+with open(os.path.join(output_dir, "scores.json"), "w", encoding="utf-8") as file:
+    json.dump(scores, file)
+"""
+
+
+def test_an_upload_covering_every_target_is_told_each_target_s_slot():
+    world = scorer_world(slug="sco3s", config={**CONFIG, "attack_mode": "all_targets"}, build=False)
+    metadata = b"command: python3 $program/score.py $input $output\n"
+    program_version(world, zipped({"metadata": metadata, "score.py": SLOT_PROBE}))
+    for letter in "abc":
+        release(world, letter, b"x\n1\n")
+    attack_phase(world)
+    covering = attack(world, "b", b"guess\n", name="answer.csv")
+    assert covering.status == "finished", covering.message
+    slots = {
+        slug: selectors.slot_of(scorer=world.scorer, team=world.teams[slug[-1]]).slot
+        for slug in ("teama", "teamc")
+    }
+    assert covering.targets == {slug: {"reidentified": float(n)} for slug, n in slots.items()}
+
+
 def test_an_upload_covering_every_target_is_limited_per_upload_by_the_phase_total():
     """PWSCup 2025: 8 uploads, each against all 23 targets. An upload covering every target
     counts once against the attack phase's total, whatever the limit per target says (it

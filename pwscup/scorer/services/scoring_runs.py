@@ -49,9 +49,20 @@ def target_choices(*, scorer, shown) -> dict:
     }
 
 
-def run_context(*, upload, phase: str, target=None, targets=(), choices=None) -> dict:
+def target_slots(*, scorer, shown) -> dict:
+    """Each shown target's slot number by its team's slug (``null``: no slot), so that a
+    program reading an answer laid out by team number (PWSCup 2024: columns 2i-1 and 2i for
+    the team in slot i) finds each target's columns."""
+    slots = {}
+    for frozen in shown:
+        slot = selectors.slot_of(scorer=scorer, team=frozen.team)
+        slots[frozen.team.slug] = slot.slot if slot is not None else None
+    return slots
+
+
+def run_context(*, upload, phase: str, target=None, targets=(), choices=None, slots=None) -> dict:
     """``input/context.json``: who submitted, its slot, its data choice (``null``: the round
-    offers none), the phase, the target(s) and each one's data choice, the round."""
+    offers none), the phase, the target(s) and each one's data choice and slot, the round."""
     scorer = upload.scorer
     slot = selectors.slot_of(scorer=scorer, team=upload.team)
     choice = selectors.team_choice_key(scorer=scorer, team=upload.team)
@@ -66,6 +77,7 @@ def run_context(*, upload, phase: str, target=None, targets=(), choices=None) ->
         "target": target,
         "targets": list(targets),
         "target_choices": choices or {},
+        "target_slots": slots or {},
         "round": {"slug": scorer.round.slug, "name": scorer.round.name},
         "settings": scorer.round.config,
     }
@@ -159,6 +171,7 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
                 target=target,
                 targets=sorted(targets),
                 choices=target_choices(scorer=scorer, shown=shown),
+                slots=target_slots(scorer=scorer, shown=shown),
             ),
             config=config.as_dict(),
             primary_key=config.attack_primary if attack else config.release_primary,
