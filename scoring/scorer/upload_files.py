@@ -12,10 +12,14 @@ Examples
 >>> rule = parse_file_rule({"required": ["release.csv", "*.json"], "only_required": True},
 ...                        key="release_files")
 >>> files_check(["release.csv", "model.json"], rule)
->>> files_check(["model.json"], rule)
+>>> files_check(["model.json"], rule, zipped=True)  # a ZIP holding model.json alone
 Traceback (most recent call last):
 ...
 scoring.scorer.errors.ScorerError: The upload holds no file matching 'release.csv' (the round requires release.csv, *.json; the upload holds model.json).
+>>> files_check(["model.json"], rule)  # the file sent alone
+Traceback (most recent call last):
+...
+scoring.scorer.errors.ScorerError: The upload holds only model.json, but the round requires release.csv, *.json: put them in one ZIP file and upload it.
 >>> files_check(["release.csv", "model.json", "notes.txt"], rule)
 Traceback (most recent call last):
 ...
