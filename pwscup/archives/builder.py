@@ -33,7 +33,7 @@ from django.utils.text import slugify
 
 from pwscup.accounts.selectors import awards_csv
 from pwscup.archives.selectors import ArchiveRounds
-from pwscup.competitions import totals
+from pwscup.competitions import attack_top, total_values, totals
 from pwscup.competitions.standings import standings_csv_files
 from pwscup.core.exports import csv_bytes
 from pwscup.core.files import CHUNK, opened
@@ -125,6 +125,20 @@ def round_card(round) -> dict:
         # The round's total and its attack against the top N, core settings of every kind:
         # what total.csv and attack_top.csv were computed by (the 2016–2018 winner's rule).
         "total": {"formula": round.total_formula, "attack_top_n": round.attack_top_n},
+        # The core's attack score against the top N releases (``attack_top.csv``), as read.
+        "attack_top": _attack_top_card(round),
+    }
+
+
+def _attack_top_card(round) -> dict | None:
+    if not round.attack_top_n:
+        return None
+    return {
+        "n": round.attack_top_n,
+        "by": round.attack_top_by,
+        "own": round.attack_top_own,
+        "combine": round.attack_top_combine,
+        "words": str(attack_top.rule_words(round)),
     }
 
 
@@ -146,7 +160,7 @@ def data_card_markdown(competition, cards: list[dict]) -> str:
             domain = str(column.get("domain", "")).replace("|", "\\|")
             lines.append(f"| {cells[0]} | {cells[1]} | {domain} |")
         lines += ["", f"**Rules.** {card['rules']}", ""]
-        lines += _total_lines(card.get("total") or {})
+        lines += _total_lines(card.get("total") or {}, card.get("attack_top"))
     return "\n".join(lines)
 
 
@@ -159,16 +173,18 @@ def _original_size(original: dict) -> str:
     return f"{original.get('rows', '?')} rows"
 
 
-def _total_lines(total: dict) -> list[str]:
-    """The data card's words for the round's total formula and attack against the top N."""
-    words = []
+def _total_lines(total: dict, top: dict | None) -> list[str]:
+    """The data card's words for the round's total formula and attack against the top N
+    (``top``: that rule as ``_attack_top_card`` reads it)."""
+    lines = []
     if total.get("formula"):
-        words.append(f"**Total.** `{total['formula']}`, higher is better (`total.csv`).")
-    if total.get("attack_top_n"):
-        words.append(
-            f"Attack score against the top {total['attack_top_n']} releases (`attack_top.csv`)."
-        )
-    return [" ".join(words), ""] if words else []
+        lines += [f"**Total.** `{total['formula']}`, higher is better (`total.csv`).", ""]
+    if top:
+        lines += [
+            f"**Attack against the top {top['n']} releases (`attack_top.csv`).** {top['words']}",
+            "",
+        ]
+    return lines
 
 
 # The secrets' names in the README's Japanese half (the README holds both languages at once,
@@ -282,7 +298,7 @@ def core_members(round_) -> list[ArchiveMember]:
     members = []
     if round_.total_formula:
         rows = [
-            [row.rank, row.team.name, round(row.value, totals.TIE_DECIMALS)]
+            [row.rank, row.team.name, round(row.value, total_values.TIE_DECIMALS)]
             for row in totals.round_totals(round=round_)
         ]
         members.append(ArchiveMember("total.csv", csv_bytes(["rank", "team", "total"], rows)))

@@ -205,6 +205,9 @@ ROUND_FIELDS = (
     "quota_reset_hour",
     "total_formula",
     "attack_top_n",
+    "attack_top_by",
+    "attack_top_own",
+    "attack_top_combine",
     "data_choices",
     "files",
 )

@@ -131,6 +131,9 @@ def _round_entry(round_: Round, exported: RoundBundle) -> dict:
         "quota_reset_hour": round_.quota_reset_hour,
         "total_formula": round_.total_formula,
         "attack_top_n": round_.attack_top_n,
+        "attack_top_by": round_.attack_top_by,
+        "attack_top_own": round_.attack_top_own,
+        "attack_top_combine": round_.attack_top_combine,
         "data_choices": [
             {"key": c.key, "label": c.label, "label_ja": c.label_ja}
             for c in round_choices(round=round_)

@@ -35,7 +35,12 @@ from pwscup.competitions.services import (
     competition_create,
     quota_reset_hour_check,
 )
-from pwscup.competitions.total_services import attack_top_n_check, round_total_formula_check
+from pwscup.competitions.total_services import (
+    attack_top_n_check,
+    attack_top_rule_check,
+    attack_top_rule_values,
+    round_total_formula_check,
+)
 from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import BundleChecks, ExportOptions, RoundEntry, at_offset
@@ -289,19 +294,24 @@ def _choices_import(round_: Round, entry: dict, *, where: str, files, user) -> N
 
 
 def _total_import(round_: Round, entry: dict, *, where: str, files) -> None:
-    """The round's top-N attack score (absent: none) and total formula, the formula checked
+    """The round's top-N attack score (absent: none; how it is read, absent: the defaults,
+    as a bundle written before those settings) and total formula, the formula checked
     against the new round's names (its kind's, and ``attack_top`` when N is set)."""
     try:
         attack_top_n_check(round=round_, attack_top_n=entry.get("attack_top_n"))
         round_.attack_top_n = entry.get("attack_top_n") or None
+        rule = attack_top_rule_values(entry)
+        for field, value in rule.items():
+            setattr(round_, field, value)
         formula = round_total_formula_check(round=round_, formula=entry.get("total_formula", ""))
+        attack_top_rule_check(round=round_, formula=formula)
     except ValidationError as error:
         raise ValidationError(
             round_error_located(error, where=where, slug=entry["slug"], roles=files)
         ) from None
     round_.total_formula = formula
     Round.objects.filter(pk=round_.pk).update(
-        total_formula=formula, attack_top_n=round_.attack_top_n
+        total_formula=formula, attack_top_n=round_.attack_top_n, **rule
     )
 
 

@@ -13,6 +13,7 @@ class CompetitionsConfig(AppConfig):
         from pwscup.competitions.attack_top import ATTACK_TOP, ATTACK_TOP_LABEL
         from pwscup.competitions.audit_details import value_labels_register
         from pwscup.competitions.dates import clamp_on_load
+        from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopOwn
         from pwscup.competitions.standings_models import Standings
         from pwscup.competitions.totals import TOTAL
         from pwscup.kinds import rankings
@@ -30,3 +31,7 @@ class CompetitionsConfig(AppConfig):
             {key.key: key.label for key in (rankings.RELEASE, rankings.ATTACK, TOTAL)},
         )
         value_labels_register("rounds", {ATTACK_TOP: ATTACK_TOP_LABEL})
+        # How the attack score against the top N releases is read, in words.
+        value_labels_register("attack_top_by", AttackTopBy.choices)
+        value_labels_register("attack_top_own", AttackTopOwn.choices)
+        value_labels_register("attack_top_combine", AttackTopCombine.choices)

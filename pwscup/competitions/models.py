@@ -68,6 +68,27 @@ class Competition(models.Model):
         return self.name
 
 
+class AttackTopBy(models.TextChoices):
+    """Which ranking the attack score against the top N releases reads its top N from."""
+
+    RELEASE = "release", _("the release ranking")
+    TOTAL = "total", _("the round's total")
+
+
+class AttackTopOwn(models.TextChoices):
+    """How that score counts an attacker's own release among the top N."""
+
+    LEFT_OUT = "left_out", _("left out")
+    BEST_OTHER = "best_other", _("the best other attacker's score on it")
+
+
+class AttackTopCombine(models.TextChoices):
+    """How that score combines an attacker's scores on the top N."""
+
+    MEAN = "mean", _("the mean")
+    SUM = "sum", _("the sum")
+
+
 class Round(models.Model):
     """What every round has, whatever game it plays: its competition, name, kind, original
     table, configuration and time zone. A kind keeps its own settings and state in its own
@@ -134,6 +155,25 @@ class Round(models.Model):
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(1000)],
+    )
+    # How that score is read (docs/organizers.md, "Attack against the top N releases"): the
+    # top N by the release ranking or by the round's total (2024, 2025), the attacker's own
+    # release left out or counted as the best other attacker's score on it (2024, 2025), and
+    # the scores' mean or sum (2024, 2025). The defaults are the rule before these settings.
+    attack_top_by = models.CharField(
+        _("top N by"), max_length=16, choices=AttackTopBy.choices, default=AttackTopBy.RELEASE
+    )
+    attack_top_own = models.CharField(
+        _("the attacker's own release"),
+        max_length=16,
+        choices=AttackTopOwn.choices,
+        default=AttackTopOwn.LEFT_OUT,
+    )
+    attack_top_combine = models.CharField(
+        _("combined as"),
+        max_length=16,
+        choices=AttackTopCombine.choices,
+        default=AttackTopCombine.MEAN,
     )
 
     class Meta:

@@ -1,5 +1,6 @@
 """Setting a round's total formula (``Round.total_formula``; ``pwscup.competitions.totals``
-reads it) and its top-N attack score (``Round.attack_top_n``;
+reads it) and its top-N attack score (``Round.attack_top_n`` and how it is read:
+``attack_top_by``, ``attack_top_own``, ``attack_top_combine``;
 ``pwscup.competitions.attack_top``): the one check of the console and of a bundle."""
 
 from django.core.exceptions import ValidationError
@@ -7,7 +8,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions import attack_top
-from pwscup.competitions.models import AuditEntry, Round
+from pwscup.competitions.models import (
+    AttackTopBy,
+    AttackTopCombine,
+    AttackTopOwn,
+    AuditEntry,
+    Round,
+)
 from pwscup.competitions.services import round_audit_record
 from pwscup.competitions.totals import named_scores
 from pwscup.core.errors import scoring_form_error
@@ -55,30 +62,89 @@ def attack_top_n_check(*, round: Round, attack_top_n) -> None:
         )
 
 
+# The settings of how the score is read, with their choices (absent: the default).
+ATTACK_TOP_RULE = {
+    "attack_top_by": AttackTopBy,
+    "attack_top_own": AttackTopOwn,
+    "attack_top_combine": AttackTopCombine,
+}
+
+
+def attack_top_rule_values(given: dict) -> dict:
+    """The settings of ``given`` (a bundle's round entry, a form's data) as kept: each one
+    absent or empty is its default; one outside its choices is refused, keyed by its name."""
+    out = {}
+    for field, choices in ATTACK_TOP_RULE.items():
+        value = given.get(field) or Round._meta.get_field(field).default
+        if value not in choices.values:
+            raise ValidationError(
+                {
+                    field: _("%(value)s is not one of: %(choices)s.")
+                    % {"value": repr(value)[:40], "choices": ", ".join(choices.values)}
+                }
+            )
+        out[field] = str(value)
+    return out
+
+
+def attack_top_rule_check(*, round: Round, formula: str) -> None:
+    """Refuse the top N by the total when the round has no total formula, or when the
+    formula names ``attack_top`` (the total would need the score it ranks the top N for);
+    ``ValidationError`` keyed ``attack_top_by``. ``round`` holds the settings to check."""
+    if not round.attack_top_n or round.attack_top_by != AttackTopBy.TOTAL:
+        return
+    if not formula:
+        raise ValidationError(
+            {
+                "attack_top_by": _(
+                    "The top N by the round's total needs a total formula: write one in "
+                    "Total formula, or read the top N from the release ranking."
+                )
+            }
+        )
+    if attack_top.ATTACK_TOP in formula_names(formula):
+        raise ValidationError(
+            {
+                "attack_top_by": _(
+                    "The top N cannot be read from a total whose formula names attack_top: "
+                    "the total would need the score it picks the top N for. Take attack_top "
+                    "out of the formula, or read the top N from the release ranking."
+                )
+            }
+        )
+
+
 @transaction.atomic
-def round_total_formula_set(*, user, round: Round, formula: str, attack_top_n=_KEEP) -> bool:
+def round_total_formula_set(
+    *, user, round: Round, formula: str, attack_top_n=_KEEP, rule: dict | None = None
+) -> bool:
     """Keep the round's total formula (checked by ``round_total_formula_check``) and, when
     given, its ``attack_top_n`` (``None``: no top-N attack score; the formula is checked with
-    the new value, so it may name ``attack_top`` at once); ``True`` when either changed (with
-    an audit line)."""
-    before = round.attack_top_n
-    if attack_top_n is not _KEEP:
-        attack_top_n_check(round=round, attack_top_n=attack_top_n)
-        round.attack_top_n = attack_top_n or None
+    the new value, so it may name ``attack_top`` at once) and ``rule``, how the score is read
+    (``attack_top_rule_values``: a key absent is its default); ``True`` when any changed
+    (with an audit line)."""
+    fields = ["attack_top_n", *ATTACK_TOP_RULE]
+    before = {field: getattr(round, field) for field in fields}
     try:
+        if attack_top_n is not _KEEP:
+            attack_top_n_check(round=round, attack_top_n=attack_top_n)
+            round.attack_top_n = attack_top_n or None
+        for field, value in ({} if rule is None else attack_top_rule_values(rule)).items():
+            setattr(round, field, value)
         formula = round_total_formula_check(round=round, formula=formula)
+        attack_top_rule_check(round=round, formula=formula)
     except ValidationError:
-        round.attack_top_n = before
+        for field, value in before.items():
+            setattr(round, field, value)
         raise
-    if formula == round.total_formula and round.attack_top_n == before:
+    after = {field: getattr(round, field) for field in fields}
+    if formula == round.total_formula and after == before:
         return False
     round.total_formula = formula
-    round.save(update_fields=["total_formula", "attack_top_n"])
+    round.save(update_fields=["total_formula", *fields])
+    # How the score is read is said with its N, not for a round that counts none.
+    said = after if round.attack_top_n else {"attack_top_n": None}
     round_audit_record(
-        user=user,
-        round=round,
-        action=AuditEntry.Action.ROUND_EDITED,
-        total_formula=formula,
-        attack_top_n=round.attack_top_n,
+        user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, total_formula=formula, **said
     )
     return True

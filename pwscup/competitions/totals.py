@@ -18,17 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions import attack_top
 from pwscup.competitions.models import Round
+from pwscup.competitions.total_values import team_totals, tie_key
 from pwscup.kinds import kind_of
 from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
-from scoring.formula import FormulaError, formula_comparison, formula_names, formula_value
+from scoring.formula import FormulaError, formula_comparison, formula_names
 from scoring.ranking import competition_ranks
 
-# Totals equal to this many decimals tie (sums of floats differ in their last bits).
-TIE_DECIMALS = 9
-
-
-def _tie_key(value: float) -> float:
-    return round(value, TIE_DECIMALS)  # the builtin: no ``round`` parameter here
+# The ranking's tie (``TIE_DECIMALS``) and the formula's value per team are
+# ``total_values``'s, shared with the top N by the total (``attack_top``).
+_tie_key = tie_key
 
 
 @dataclass(frozen=True)
@@ -84,21 +82,6 @@ def total_comparison(*, round: Round) -> str:
         return formula_comparison(round.total_formula) if round.total_formula else ""
     except FormulaError:
         return ""
-
-
-def team_totals(*, formula: str, teams: dict) -> dict[int, float]:
-    """team id -> the formula's value on the team's scores; a team missing a named score or
-    whose scores the formula cannot be evaluated on has none."""
-    used = formula_names(formula)
-    out = {}
-    for team_id, values in teams.items():
-        if any(values.get(name) is None for name in used):
-            continue
-        try:
-            out[team_id] = formula_value(formula, {name: values[name] for name in used})
-        except FormulaError:
-            continue
-    return out
 
 
 def _ranked_totals(round: Round, *, every_team: bool) -> list[tuple[int | None, object, float]]:

@@ -5,7 +5,8 @@ from django.forms.models import model_to_dict
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.form_fields import competition_address_field
-from pwscup.competitions.models import Competition
+from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopOwn, Competition
+from pwscup.competitions.total_services import ATTACK_TOP_RULE
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
 
@@ -120,10 +121,38 @@ class TotalFormulaForm(forms.Form):
         ),
     )
 
+    # How the score is read (``round_total_formula_set`` checks them with the formula; one
+    # the page did not send is its default).
+    attack_top_by = forms.ChoiceField(
+        label=_("The top N by"),
+        choices=AttackTopBy.choices,
+        required=False,
+        help_text=_(
+            "The release ranking, or the round's total (PWSCup 2024 and 2025: the top by "
+            "total; the formula may not then name attack_top)."
+        ),
+    )
+    attack_top_own = forms.ChoiceField(
+        label=_("The attacker's own release"),
+        choices=AttackTopOwn.choices,
+        required=False,
+        help_text=_(
+            "When it is among the top N: left out, or counted as the best score another "
+            "attacker reached on it (PWSCup 2024 and 2025)."
+        ),
+    )
+    attack_top_combine = forms.ChoiceField(
+        label=_("Combined as"),
+        choices=AttackTopCombine.choices,
+        required=False,
+        help_text=_("The attacker's scores on the top N: their mean, or their sum (2024, 2025)."),
+    )
+
     def __init__(self, *args, offers_attack_top: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         if not offers_attack_top:  # the round's kind has no attack matrix
-            del self.fields["attack_top_n"]
+            for name in ("attack_top_n", *ATTACK_TOP_RULE):
+                del self.fields[name]
 
 
 class TeamRenameForm(forms.Form):

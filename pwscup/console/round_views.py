@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
+from pwscup.competitions.total_services import ATTACK_TOP_RULE
 from pwscup.competitions.totals import score_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.console.round_delete import round_delete, round_delete_refusal
@@ -37,7 +38,10 @@ def round_page(request, round_, *, total_form=None, choice_formset=None):
     kind = kind_of(round_)
     if total_form is None:
         total_form = TotalFormulaForm(
-            initial={"total_formula": round_.total_formula, "attack_top_n": round_.attack_top_n},
+            initial={
+                field: getattr(round_, field)
+                for field in ("total_formula", "attack_top_n", *ATTACK_TOP_RULE)
+            },
             offers_attack_top=attack_top.offered(round_),
         )
     return render(

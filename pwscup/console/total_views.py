@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import console_round
-from pwscup.competitions.total_services import round_total_formula_set
+from pwscup.competitions.total_services import ATTACK_TOP_RULE, round_total_formula_set
 from pwscup.console.forms import TotalFormulaForm
 from pwscup.console.round_views import round_page
 
@@ -25,7 +25,12 @@ def round_total(request, competition_slug, round_slug):
     form = TotalFormulaForm(request.POST, offers_attack_top=attack_top.offered(round_))
     if form.is_valid():
         data = form.cleaned_data
-        top = {"attack_top_n": data["attack_top_n"]} if "attack_top_n" in data else {}
+        top = {}
+        if "attack_top_n" in data:  # the round's kind has an attack matrix
+            top = {
+                "attack_top_n": data["attack_top_n"],
+                "rule": {field: data[field] for field in ATTACK_TOP_RULE},
+            }
         try:
             changed = round_total_formula_set(
                 user=request.user, round=round_, formula=data["total_formula"], **top

@@ -20,10 +20,17 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
+from math import fsum
 from statistics import fmean
 
 PROTECTION_RULES = ("worst", "mean")
 POWER_RULES = ("mean", "top_n")
+# An attacker's own release among the counted targets: left out, or counted as the best
+# score any other attacker reached on it (PWSCup 2024 and 2025).
+OWN_RELEASE_RULES = ("left_out", "best_other")
+# How an attacker's counted scores combine: their mean, or their sum (PWSCup 2024 and 2025:
+# the sum of successes).
+COMBINE_RULES = ("mean", "sum")
 RELEASE_RANKS = ("primary", "protection", "rank_sum")
 
 
@@ -103,6 +110,8 @@ def power(
     top: Sequence[str] | None,
     attack_higher_is_better: bool,
     missing: float | None = None,
+    own: str = "left_out",
+    combine: str = "mean",
 ) -> dict[str, float | None]:
     """Each attacker's power: its mean score over the targets it attacked.
 
@@ -114,6 +123,12 @@ def power(
     does not depend on the direction; ``attack_higher_is_better`` is there to rank the
     result the same way.)
 
+    ``own``: an attacker's own release, when it is counted, is left out (``left_out``) or
+    counts as the best score another attacker reached on it (``best_other``: the highest
+    when a higher attack score is better, else the lowest; with ``missing``, a team that
+    did not attack it counts that score; nobody's: it is left out). ``combine``: the
+    counted scores' ``mean`` or their ``sum``.
+
     Examples
     --------
     >>> matrix = {"a": {"b": 0.5, "c": 0.25}, "b": {"a": 1.0, "c": 0.75}, "c": {"a": 0.0}}
@@ -123,9 +138,16 @@ def power(
     {'a': 0.0, 'b': None, 'c': None}
     >>> power(matrix, rule="mean", top=None, attack_higher_is_better=True, missing=0.0)
     {'a': 0.5, 'b': 0.25, 'c': 0.5}
+    >>> power(matrix, rule="top_n", top=["a", "b"], attack_higher_is_better=True,
+    ...       own="best_other", combine="sum")
+    {'a': 1.5, 'b': 1.5, 'c': 1.0}
     """
     if rule not in POWER_RULES:
         raise ValueError(f"unknown power rule {rule!r}; expected one of {POWER_RULES}")
+    if own not in OWN_RELEASE_RULES:
+        raise ValueError(f"unknown own-release rule {own!r}; expected one of {OWN_RELEASE_RULES}")
+    if combine not in COMBINE_RULES:
+        raise ValueError(f"unknown combination {combine!r}; expected one of {COMBINE_RULES}")
     if rule == "top_n" and top is None:
         raise ValueError("the top_n power rule needs the top releases (top)")
     counted = set(matrix) if rule == "mean" else set(top or ())
@@ -142,7 +164,15 @@ def power(
                 for target in counted & set(matrix)
                 if target != attacker and matrix[target].get(attacker) is None
             ]
-    return {attacker: fmean(v) if v else None for attacker, v in sorted(scores.items())}
+    if own == "best_other":
+        best_other = protection(
+            matrix, rule="worst", attack_higher_is_better=attack_higher_is_better, missing=missing
+        )
+        for attacker, values in scores.items():
+            if attacker in counted and best_other.get(attacker) is not None:
+                values.append(best_other[attacker])
+    combined = fmean if combine == "mean" else fsum
+    return {attacker: combined(v) if v else None for attacker, v in sorted(scores.items())}
 
 
 def _teams(matrix: Mapping[str, Mapping[str, float]]) -> set[str]:

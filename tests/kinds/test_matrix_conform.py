@@ -99,3 +99,51 @@ def test_the_top_n_attack_score_reads_the_kinds_own_matrix(player):
     for attacker, value in attack_top_scores(arena.round).items():
         counted = [cells.cells[t][attacker] for t in first if attacker in cells.cells[t]]
         assert value == (sum(counted) / len(counted) if counted else None)
+
+
+def test_the_top_n_by_the_total_with_the_best_other_and_the_sum(player):
+    """PWSCup 2024's reading of the core's top-N attack score, on each kind's own matrix: the
+    top N by the round's total (here ``1``: every team the kind names scores for ties
+    first), an attacker's own release counted as the best other attacker's cell on it, the
+    cells summed. Written from docs/organizers.md, cell by cell."""
+    from pwscup.competitions.attack_top import attack_top_scores
+    from pwscup.kinds import kind_of
+
+    if not player.attack_matrix:
+        pytest.skip(f"{player.key} has no attack matrix")
+    arena = player.matrix_arena(slug="topt")
+    player.close(arena)
+    player.publish(arena)
+    player.run_jobs()
+    if hasattr(arena.state, "refresh_from_db"):
+        arena.state.refresh_from_db()
+    round_ = arena.round
+    cells = kind_of(round_).attack_cells(round_)
+    top = set(kind_of(round_).named_scores(round_)["teams"])
+    best = max if cells.higher_is_better else min
+    expected = {}
+    for attacker in {a for row in cells.cells.values() for a in row}:
+        counted = []
+        for target in top & set(cells.cells):
+            row = cells.cells[target]
+            others = [v for other, v in row.items() if other != attacker and v is not None]
+            if target == attacker and others:
+                counted.append(best(others))
+            elif target != attacker and row.get(attacker) is not None:
+                counted.append(row[attacker])
+        expected[attacker] = sum(counted) if counted else None
+    # The guard: an attacker's own release is among the top, and another attacker hit it.
+    assert any(
+        attacker in top and any(other != attacker for other in cells.cells.get(attacker, {}))
+        for attacker in expected
+    )
+    round_.total_formula, round_.attack_top_n = "1", 1
+    before = attack_top_scores(round_)
+    round_.attack_top_by, round_.attack_top_own, round_.attack_top_combine = (
+        "total",
+        "best_other",
+        "sum",
+    )
+    scores = attack_top_scores(round_)
+    assert scores == pytest.approx(expected)
+    assert scores != before  # the settings change the numbers on this arena

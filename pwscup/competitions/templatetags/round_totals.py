@@ -6,6 +6,8 @@ attack score against the top N releases (``pwscup.competitions.attack_top``)."""
 
 from django import template
 
+from pwscup.competitions.attack_top import rule_words
+from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopOwn
 from pwscup.competitions.totals import (
     round_attack_top_ranking,
     round_totals,
@@ -24,6 +26,9 @@ def round_total_rules(round) -> dict:
         "names": total_names(round=round),
         "comparison": total_comparison(round=round),
         "top_n": round.attack_top_n,  # set only where the kind has a matrix (on save)
+        "top_by_total": round.attack_top_by == AttackTopBy.TOTAL,
+        "top_own_best": round.attack_top_own == AttackTopOwn.BEST_OTHER,
+        "top_sum": round.attack_top_combine == AttackTopCombine.SUM,
     }
 
 
@@ -40,4 +45,6 @@ def round_total_table(context, round) -> dict:
         "top_n": round.attack_top_n if top is not None else None,
         "top_rows": top.rows if top is not None else (),
         "team": context.get("team"),
+        "top_rule": rule_words(round) if top is not None else "",
+        "top_sum": round.attack_top_combine == AttackTopCombine.SUM,
     }
