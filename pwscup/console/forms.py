@@ -115,8 +115,9 @@ class TotalFormulaForm(forms.Form):
         max_value=1000,
         required=False,
         help_text=_(
-            "N: an attack score counted only against the releases ranked N or better (the "
-            "formula's name attack_top, and a ranking of the competition's standings). "
+            "N: an attack score counted only against the top N releases, read as the three "
+            "settings below say (the formula's name attack_top, and a ranking of the "
+            "competition's standings). "
             "PWSCup 2021: 3, 2024: 5, 2025: 10. Empty: none."
         ),
     )
