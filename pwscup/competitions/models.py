@@ -79,7 +79,7 @@ class AttackTopOwn(models.TextChoices):
     """How that score counts an attacker's own release among the top N."""
 
     LEFT_OUT = "left_out", _("left out")
-    BEST_OTHER = "best_other", _("the best other attacker's score on it")
+    BEST_OTHER = "best_other", _("the best other attacker's score")
 
 
 class AttackTopCombine(models.TextChoices):
@@ -158,7 +158,7 @@ class Round(models.Model):
     )
     # How that score is read (docs/organizers.md, "Attack against the top N releases"): the
     # top N by the release ranking or by the round's total (2024, 2025), the attacker's own
-    # release left out or counted as the best other attacker's score on it (2024, 2025), and
+    # release left out or counted as the best other attacker's score (2024, 2025), and
     # the scores' mean or sum (2024, 2025). The defaults are the rule before these settings.
     attack_top_by = models.CharField(
         _("top N by"), max_length=16, choices=AttackTopBy.choices, default=AttackTopBy.RELEASE

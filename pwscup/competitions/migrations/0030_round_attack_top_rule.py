@@ -23,6 +23,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='attack_top_own',
-            field=models.CharField(choices=[('left_out', 'left out'), ('best_other', "the best other attacker's score on it")], default='left_out', max_length=16, verbose_name="the attacker's own release"),
+            field=models.CharField(choices=[('left_out', 'left out'), ('best_other', "the best other attacker's score")], default='left_out', max_length=16, verbose_name="the attacker's own release"),
         ),
     ]
