@@ -140,8 +140,9 @@ def rule_words(round: Round) -> str:
     archive's data card): which ranking gives the top N, the attacker's own release, how
     the scores combine."""
     return _(
-        "The top N by %(by)s; the attacker's own release: %(own)s; combined as %(combine)s."
+        "The top %(n)s by %(by)s; the attacker's own release: %(own)s; combined as %(combine)s."
     ) % {
+        "n": round.attack_top_n,
         "by": AttackTopBy(round.attack_top_by).label,
         "own": AttackTopOwn(round.attack_top_own).label,
         "combine": AttackTopCombine(round.attack_top_combine).label,
