@@ -20,20 +20,13 @@ from pwscup.competitions.total_services import round_total_formula_set
 from pwscup.kinds.rankings import AttackCells
 from tests.pwscup.bundle_helpers import START, creator, manifest_of, rebuilt
 from tests.pwscup.rendered_forms import form_fields_of, post_data
+from tests.pwscup.test_attack_top import CELLS
 
-# Releases 1..5: team 1 first, 2 and 3 tied second, 4 without a rank (a failed gate), 5
-# fourth. Cells: target -> attacker -> score; team 6 attacks but releases nothing.
-CELLS = AttackCells(
-    releases=((1, 1), (2, 2), (3, 2), (4, None), (5, 4)),
-    cells={
-        1: {2: 0.5, 3: 0.25, 6: 1.0},
-        2: {1: 0.75, 3: 0.5},
-        3: {1: 0.25, 2: 1.0, 6: 0.0},
-        4: {1: 1.0, 2: 1.0, 3: 1.0, 6: 1.0},
-        5: {1: 0.0, 2: 0.0, 6: 0.5},
-    },
-)
-# The same cells where a lower attack score is the better one.
+# CELLS, the hand-made matrix of test_attack_top.py: releases 1..5, team 1 first, 2 and 3
+# tied second, 4 without a rank (a failed gate), 5 fourth; team 6 attacks but releases
+# nothing. Target -> attacker -> score: 1: {2: 0.5, 3: 0.25, 6: 1.0}, 2: {1: 0.75, 3: 0.5},
+# 3: {1: 0.25, 2: 1.0, 6: 0.0}, 4: every attacker 1.0, 5: {1: 0.0, 2: 0.0, 6: 0.5}.
+# LOWER: the same cells where a lower attack score is the better one.
 LOWER = AttackCells(releases=CELLS.releases, cells=CELLS.cells, higher_is_better=False)
 # The round's total ranks 5 first, 2 and 6 tied second, 1 fourth (3 and 4 have no total).
 TOTAL_RANKS = {5: 1, 2: 2, 6: 2, 1: 4}
