@@ -243,7 +243,15 @@ def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
     from tests.pwscup.archive_world import archive_zip, read_field
 
     round_total_formula_set(
-        user=world.organizer, round=world.round, formula="utility * 2", attack_top_n=5
+        user=world.organizer,
+        round=world.round,
+        formula="utility * 2",
+        attack_top_n=5,
+        rule={
+            "attack_top_by": "total",
+            "attack_top_own": "best_other",
+            "attack_top_combine": "sum",
+        },
     )
     services.results_publish(scorer=world.scorer, user=world.organizer)
     totals = round_totals(round=world.round)
@@ -257,6 +265,19 @@ def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
     assert members[prefix + "attack_top.csv"].decode().splitlines()[0] == "rank,team,attack_top"
     manifest = json.loads(members["manifest.json"])
     assert prefix + "total.csv" in {member["name"] for member in manifest["members"]}
+    # The data card says how the attack score against the top N releases was read.
+    (card,) = json.loads(members["data-card.json"])["rounds"]
+    assert card["attack_top"] == {
+        "n": 5,
+        "by": "total",
+        "own": "best_other",
+        "combine": "sum",
+        "words": "The top 5 by the round's total; the attacker's own release: the best other "
+        "attacker's score; combined as the sum.",
+    }
+    assert "**Attack against the top 5 releases.** The top 5 by the round's total" in (
+        members["data-card.md"].decode()
+    )
 
 
 def test_a_team_without_a_total_is_listed_unranked_in_the_standings():
