@@ -275,8 +275,9 @@ def test_the_results_archive_holds_the_rounds_total_and_attack_top(world):
         "words": "The top 5 by the round's total; the attacker's own release: the best other "
         "attacker's score; combined as the sum.",
     }
-    assert "**Attack against the top 5 releases.** The top 5 by the round's total" in (
-        members["data-card.md"].decode()
+    assert (
+        "**Attack against the top 5 releases (`attack_top.csv`).** The top 5 by the round's total"
+        in (members["data-card.md"].decode())
     )
 
 
