@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from pwscup.archives.builder import round_card
+from pwscup.archives.data_card import round_card
 from pwscup.competitions.choice_services import choices_set, team_choice_set
 from pwscup.competitions.total_services import round_total_formula_set
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
