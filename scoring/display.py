@@ -121,8 +121,8 @@ def format_cell(value) -> str:
     """A cell of a table sent as plain values (a leaderboard's), as people read it, by what
     the value is: a whole number (``int``: a rank, a count of targets, a count a program
     wrote) by :func:`format_figure`'s ``count``, any other number by its ``score`` (4
-    decimals, a total of ``1.0`` too), ``None`` :data:`UNDEFINED`, a text as it is (a team's
-    name, a figure a kind already wrote).
+    decimals, a total of ``1.0`` too; a JSON ``true`` is a score of 1), ``None``
+    :data:`UNDEFINED`, a text as it is (a team's name, a figure a kind already wrote).
 
     Examples
     --------
@@ -131,7 +131,9 @@ def format_cell(value) -> str:
     """
     if value is None:
         return UNDEFINED
-    if isinstance(value, bool) or isinstance(value, str):
+    if isinstance(value, bool):
+        return format_figure(value)  # a JSON true or false: a score of 1 or 0, as before
+    if isinstance(value, str):
         return str(value)
     if isinstance(value, int):
         return format_figure(value, "count")

@@ -4,7 +4,7 @@ organizer wrote it, and a failed gate named by its score's label in the reader's
 The API's numbers, the CSV exports and the archive keep the program's values exactly."""
 
 from pwscup.core.languages import in_reader_language
-from scoring.display import format_cell, format_figure
+from scoring.display import format_cell
 from scoring.scorer.round_config import ScorerRoundConfig
 
 
@@ -13,10 +13,7 @@ def format_score(value) -> str:
     as an integer is a count and stays one (``12``: how many records it re-identified), any
     other number has 4 decimals by the one rule of every kind's tables
     (``scoring.display.format_figure``: ``1.0000`` beside ``0.5000``). The API's numbers, the
-    CSV exports and the archive keep the program's values exactly. A JSON ``true`` or
-    ``false`` is a score of 1 or 0 (``1.0000``), not a count nor a word."""
-    if isinstance(value, bool):
-        return format_figure(value)
+    CSV exports and the archive keep the program's values exactly."""
     return format_cell(value)
 
 

@@ -253,7 +253,8 @@ def test_the_results_tab_shows_the_kind_s_standings_to_whom_they_are_shown(arena
     hidden = page_client(arena.users["b"]).get(tab(arena, "results")).content.decode()
     assert 'data-testid="no-standings"' in hidden and "Team A" not in hidden
     shown = page_client(arena.organizer).get(tab(arena, "results")).content.decode()
-    assert 'data-testid="standings"' in shown and "<td>2.0</td>" in shown
+    # The toy's score 2.0 by the one rule of figures (4 decimals), as every kind's tables.
+    assert 'data-testid="standings"' in shown and "<td>2.0000</td>" in shown
     # Each table also as the core's CSV, from the Results tab.
     csv_link = reverse("round_standings_csv", args=args(arena)) + "?table=1"
     assert f'href="{csv_link}"' in shown
