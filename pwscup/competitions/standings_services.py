@@ -112,13 +112,25 @@ def _check_counted(competition, rule: str, counted: list[CountedInput], current)
         if current is not None and item.division.pk == current.pk:
             errors.append(_("A division cannot count itself."))
             continue
-        if item.division.pk in seen:
-            errors.append(_("%(division)s is counted twice.") % {"division": name})
-        seen.add(item.division.pk)
-        if item.weight is None or item.weight <= 0:
-            errors.append(_("The weight of %(division)s must be above 0.") % {"division": name})
+        errors += _once_and_weighed(
+            item.division.pk,
+            item.weight,
+            seen,
+            twice=_("%(division)s is counted twice.") % {"division": name},
+            unweighed=_("The weight of %(division)s must be above 0.") % {"division": name},
+        )
         if item.division.counted_divisions.exists():
             errors.append(counted_message(name))
+    return errors
+
+
+def _once_and_weighed(pk, weight, seen: set, *, twice: str, unweighed: str) -> list[str]:
+    """The refusals a counted round and a counted division share (their messages name it):
+    counted twice (``seen``: the keys counted so far, ``pk`` added), a weight not above 0."""
+    errors = [twice] if pk in seen else []
+    seen.add(pk)
+    if weight is None or weight <= 0:
+        errors.append(unweighed)
     return errors
 
 
@@ -138,11 +150,13 @@ def _check(
         if entry.round.competition_id != competition.pk:
             errors.append(_("%(round)s is not a round of this competition.") % {"round": name})
             continue
-        if entry.round.pk in seen:
-            errors.append(_("%(round)s is counted twice.") % {"round": name})
-        seen.add(entry.round.pk)
-        if entry.weight is None or entry.weight <= 0:
-            errors.append(_("The weight of %(round)s must be above 0.") % {"round": name})
+        errors += _once_and_weighed(
+            entry.round.pk,
+            entry.weight,
+            seen,
+            twice=_("%(round)s is counted twice.") % {"round": name},
+            unweighed=_("The weight of %(round)s must be above 0.") % {"round": name},
+        )
         declared = declared_rankings(entry.round)
         if not entry.rankings:
             errors.append(_("Tick at least one ranking of %(round)s.") % {"round": name})

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.form_fields import competition_address_field
 from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopOwn, Competition
+from pwscup.competitions.round_create import setting_choice
 from pwscup.competitions.total_services import ATTACK_TOP_RULE
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
@@ -124,28 +125,25 @@ class TotalFormulaForm(forms.Form):
 
     # How the score is read (``round_total_formula_set`` checks them with the formula; one
     # the page did not send is its default).
-    attack_top_by = forms.ChoiceField(
-        label=_("The top N by"),
-        choices=AttackTopBy.choices,
-        required=False,
+    attack_top_by = setting_choice(
+        _("The top N by"),
+        AttackTopBy.choices,
         help_text=_(
             "The release ranking, or the round's total (PWSCup 2024 and 2025: the top by "
             "total; the formula may not then name attack_top)."
         ),
     )
-    attack_top_own = forms.ChoiceField(
-        label=_("The attacker's own release"),
-        choices=AttackTopOwn.choices,
-        required=False,
+    attack_top_own = setting_choice(
+        _("The attacker's own release"),
+        AttackTopOwn.choices,
         help_text=_(
             "When it is among the top N: left out, or counted as the best score another "
             "attacker reached on it (PWSCup 2024 and 2025)."
         ),
     )
-    attack_top_combine = forms.ChoiceField(
-        label=_("Combined as"),
-        choices=AttackTopCombine.choices,
-        required=False,
+    attack_top_combine = setting_choice(
+        _("Combined as"),
+        AttackTopCombine.choices,
         help_text=_("The attacker's scores on the top N: their mean, or their sum (2024, 2025)."),
     )
 
