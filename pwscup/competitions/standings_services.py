@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record
@@ -112,25 +113,34 @@ def _check_counted(competition, rule: str, counted: list[CountedInput], current)
         if current is not None and item.division.pk == current.pk:
             errors.append(_("A division cannot count itself."))
             continue
-        errors += _once_and_weighed(
-            item.division.pk,
-            item.weight,
-            seen,
-            twice=_("%(division)s is counted twice.") % {"division": name},
-            unweighed=_("The weight of %(division)s must be above 0.") % {"division": name},
-        )
+        errors += _once_and_weighed(item.division.pk, item.weight, seen, DIVISION_REFUSALS, name)
         if item.division.counted_divisions.exists():
             errors.append(counted_message(name))
     return errors
 
 
-def _once_and_weighed(pk, weight, seen: set, *, twice: str, unweighed: str) -> list[str]:
-    """The refusals a counted round and a counted division share (their messages name it):
-    counted twice (``seen``: the keys counted so far, ``pk`` added), a weight not above 0."""
-    errors = [twice] if pk in seen else []
+# The refusals a counted round and a counted division share: counted twice, a weight not
+# above 0 (``_once_and_weighed``), each message naming the round or the division.
+ROUND_REFUSALS = (
+    gettext_lazy("%(round)s is counted twice."),
+    gettext_lazy("The weight of %(round)s must be above 0."),
+)
+DIVISION_REFUSALS = (
+    gettext_lazy("%(division)s is counted twice."),
+    gettext_lazy("The weight of %(division)s must be above 0."),
+)
+
+
+def _once_and_weighed(pk, weight, seen: set, refusals: tuple, name: str) -> list[str]:
+    """``refusals`` (``ROUND_REFUSALS``, ``DIVISION_REFUSALS``) that apply to the item
+    ``pk`` named ``name``: counted twice (``seen``: the keys counted so far, ``pk`` added),
+    a weight not above 0."""
+    twice, unweighed = refusals
+    names = {"round": name, "division": name}
+    errors = [str(twice) % names] if pk in seen else []
     seen.add(pk)
     if weight is None or weight <= 0:
-        errors.append(unweighed)
+        errors.append(str(unweighed) % names)
     return errors
 
 
@@ -150,13 +160,7 @@ def _check(
         if entry.round.competition_id != competition.pk:
             errors.append(_("%(round)s is not a round of this competition.") % {"round": name})
             continue
-        errors += _once_and_weighed(
-            entry.round.pk,
-            entry.weight,
-            seen,
-            twice=_("%(round)s is counted twice.") % {"round": name},
-            unweighed=_("The weight of %(round)s must be above 0.") % {"round": name},
-        )
+        errors += _once_and_weighed(entry.round.pk, entry.weight, seen, ROUND_REFUSALS, name)
         declared = declared_rankings(entry.round)
         if not entry.rankings:
             errors.append(_("Tick at least one ranking of %(round)s.") % {"round": name})

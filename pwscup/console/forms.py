@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.form_fields import competition_address_field
 from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopOwn, Competition
-from pwscup.competitions.round_create import setting_choice
+from pwscup.competitions.round_create import setting_choice, setting_text
 from pwscup.competitions.total_services import ATTACK_TOP_RULE
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
@@ -98,10 +98,9 @@ class TotalFormulaForm(forms.Form):
     """A round's total formula, for a round of any kind (the round's console page);
     ``round_total_formula_set`` checks and saves it."""
 
-    total_formula = forms.CharField(
-        label=_("Total formula"),
+    total_formula = setting_text(
+        _("Total formula"),
         max_length=500,
-        required=False,
         help_text=_(
             "The round's total from its scores, higher is better: numbers, the names below, "
             "+ - * / **, comparisons (1 when true, 0 when false), and/or/not, x if c else y, "
