@@ -178,20 +178,23 @@ def standings_of(*, competition: Competition, key: str | None = None) -> Standin
 
 
 def standings_tables(*, competition: Competition) -> list[tuple[Standings, StandingsTable]]:
-    """Every division of the competition with its table, in their order."""
-    return [
-        (division, standings_table(division))
-        for division in standings_divisions(competition=competition)
-    ]
+    """Every division of the competition with its table, in their order. The divisions that
+    count none come first, so that a grand ranking reads their tables rather than
+    computing them again (one level: a counted division counts none)."""
+    divisions = standings_divisions(competition=competition)
+    tables: dict[int, StandingsTable] = {}
+    for division in sorted(divisions, key=lambda d: bool(d.counted_divisions.all())):
+        tables[division.pk] = standings_table(division, known=tables)
+    return [(division, tables[division.pk]) for division in divisions]
 
 
-def _counted(settings: Standings) -> tuple[list[DivisionColumn], dict]:
-    """The divisions ``settings`` counts, each with its table's cells by team. One level
-    (the services refuse counting a division that counts): a counted division's own
-    counted divisions are not read."""
+def _counted(settings: Standings, known: dict) -> tuple[list[DivisionColumn], dict]:
+    """The divisions ``settings`` counts, each with its table's cells by team (``known``:
+    tables already computed, by division). One level (the services refuse counting a
+    division that counts): a counted division's own counted divisions are not read."""
     columns, cells = [], {}
     for link in settings.counted_divisions.all():
-        table = standings_table(link.counted, counting=False)
+        table = known.get(link.counted.pk) or standings_table(link.counted, counting=False)
         columns.append(DivisionColumn(link.counted, link.weight, table.pending))
         cells[link.counted.pk] = {
             row.team.pk: (row.team, Cell(row.rank, row.value)) for row in table.rows
@@ -199,11 +202,14 @@ def _counted(settings: Standings) -> tuple[list[DivisionColumn], dict]:
     return columns, cells
 
 
-def standings_table(settings: Standings, *, counting: bool = True) -> StandingsTable:
+def standings_table(
+    settings: Standings, *, counting: bool = True, known: dict | None = None
+) -> StandingsTable:
     """One division's table (its entries prefetched with their rounds, as the selectors
-    above give them); ``counting`` false: without the divisions it counts."""
+    above give them); ``counting`` false: without the divisions it counts; ``known``: the
+    tables of divisions already computed, by division."""
     columns, published = _columns(settings.entries.all())
-    divisions, counted = _counted(settings) if counting else ([], {})
+    divisions, counted = _counted(settings, known or {}) if counting else ([], {})
     teams = {}
     for rows in published.values():
         for row in rows.values():

@@ -23,8 +23,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from pwscup.accounts.services import user_create
+from pwscup.competitions import standings
 from pwscup.competitions.services import competition_create
-from pwscup.competitions.standings import standings_csv, standings_of
+from pwscup.competitions.standings import standings_csv, standings_of, standings_tables
 from pwscup.competitions.standings_models import Standings
 from pwscup.competitions.standings_services import (
     CountedInput,
@@ -34,6 +35,7 @@ from pwscup.competitions.standings_services import (
     standings_division_remove,
     standings_update,
 )
+from pwscup.competitions.totals import round_published_rankings
 from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered, post_data
 from tests.pwscup.test_standings import PUBLISHED, ranking, season  # noqa: F401
 from tests.pwscup.test_standings_divisions import entries
@@ -124,6 +126,30 @@ def test_2023_grand_ranking_sums_the_phase_divisions_ranks(season):  # noqa: F81
     table = standings_of(competition=competition, key="grand")
     assert table.higher_is_better
     assert [r[:2] for r in ranks(table)] == [(1, "A"), (1, "B"), (3, "C"), (4, "E"), (5, "D")]
+
+
+def test_every_division_s_table_reads_each_round_once(season, monkeypatch):  # noqa: F811
+    """The standings page and the archive read every division (``standings_tables``): the
+    grand ranking takes the phase divisions' tables computed before it, never computing
+    them a second time, and reads the same as on its own page."""
+    competition, rounds, _organizer = season
+    publish()
+    grand(competition, phase_divisions(competition, rounds))
+    alone = ranks(standings_of(competition=competition, key="grand"))
+    reads = []
+
+    def counted_reads(round_):
+        reads.append(round_.pk)
+        return round_published_rankings(round_)
+
+    monkeypatch.setattr(standings, "round_published_rankings", counted_reads)
+    tables = dict(
+        (division.key, table) for division, table in standings_tables(competition=competition)
+    )
+    assert list(tables) == ["anonymization", "attack", "grand"]
+    assert ranks(tables["grand"]) == alone
+    # Two phase divisions of two rounds each: four reads, none for the grand ranking.
+    assert len(reads) == 4
 
 
 def test_a_division_counts_rounds_and_divisions_together(season):  # noqa: F811
