@@ -45,6 +45,14 @@ def _keys(round_) -> tuple[RankingKey, RankingKey]:
     )
 
 
+def _standing_rank(row) -> int | None:
+    """A release's rank as the standings and the top-N attack score read it: none when it
+    fails a gate (the round's own table lists it after the passing releases, with a rank,
+    but it is no valid release: docs/organizers.md, "a failed gate" is unranked, and a
+    release failing a gate never counts among the top N)."""
+    return None if row.failed_gates else row.rank
+
+
 def ranking_keys(round_) -> list[RankingKey]:
     return list(_keys(round_))
 
@@ -59,7 +67,9 @@ def published_rankings(round_) -> list[RoundRanking]:
     releases = [row for row in board.releases if not row.disqualified]
     attackers = [row for row in board.attackers if not row.disqualified]
     return [
-        RoundRanking(release_key, ranking_rows(releases, score=release_score)),
+        RoundRanking(
+            release_key, ranking_rows(releases, score=release_score, rank=_standing_rank)
+        ),
         RoundRanking(attack_key, ranking_rows(attackers, score=lambda r: r.power)),
     ]
 
@@ -129,7 +139,7 @@ def attack_cells(round_) -> AttackCells:
                 if attacker != target:
                     row.setdefault(attacker, config.unattacked)
     return AttackCells(
-        releases=tuple((row.team.pk, row.rank) for row in board.releases),
+        releases=tuple((row.team.pk, _standing_rank(row)) for row in board.releases),
         cells=cells,
         higher_is_better=config.attack_primary_column.higher_is_better,
     )
