@@ -67,9 +67,7 @@ def published_rankings(round_) -> list[RoundRanking]:
     releases = [row for row in board.releases if not row.disqualified]
     attackers = [row for row in board.attackers if not row.disqualified]
     return [
-        RoundRanking(
-            release_key, ranking_rows(releases, score=release_score, rank=_standing_rank)
-        ),
+        RoundRanking(release_key, ranking_rows(releases, score=release_score, rank=_standing_rank)),
         RoundRanking(attack_key, ranking_rows(attackers, score=lambda r: r.power)),
     ]
 
