@@ -51,29 +51,65 @@ SLOT_MAX_BYTES = 512 * 1024**2
 
 def slot_zip(*, pack: DataPack | None, slot, keep_folder: bool):
     """The team's folder ``team_NN/`` of the slots pack as a ZIP of its own, in a temporary
-    file: only the members under the team's folder, never another slot's, copied a
-    megabyte at a time; ``keep_folder``: the names keep the folder's prefix (the page's
-    ``team_NN.zip``), else it is dropped (the API's). 404 for an empty folder, a folder
-    over ``SLOT_MAX_BYTES`` or a pack that cannot be read."""
+    file: only the members under the team's folder, never another slot's; ``keep_folder``:
+    the names keep the folder's prefix (the page's ``team_NN.zip``), else it is dropped (the
+    API's). 404 for an empty folder, a folder over ``SLOT_MAX_BYTES`` or a pack that cannot
+    be read."""
     names = set(selectors.slot_members(pack=pack, slot=slot))
     if not names:
         raise Http404(_("This team has no folder of its own in this round."))
     cut = 0 if keep_folder else len(f"{slot.folder}/")
-    out = tempfile.SpooledTemporaryFile(max_size=8 * 1024**2)
     try:
-        with pack.file.open("rb") as stored, zipfile.ZipFile(stored) as source:
-            infos = [info for info in source.infolist() if info.filename in names]
-            if sum(info.file_size for info in infos) > SLOT_MAX_BYTES:
-                raise Http404(_("The folder is too large to serve here."))
-            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-                for info in infos:
-                    with source.open(info) as member, target.open(info.filename[cut:], "w") as copy:
-                        while chunk := member.read(1024 * 1024):
-                            copy.write(chunk)
+        return _zip_part(pack.file, names, cut=cut)
     except (zipfile.BadZipFile, OSError) as error:
         raise Http404(_("The slots pack cannot be read.")) from error
+
+
+def _zip_part(field, names: set[str], *, cut: int = 0):
+    """The members ``names`` of the stored ZIP ``field`` as a ZIP of their own in a temporary
+    file, copied a megabyte at a time, each name without its first ``cut`` characters; 404
+    over ``SLOT_MAX_BYTES``."""
+    out = tempfile.SpooledTemporaryFile(max_size=8 * 1024**2)
+    with field.open("rb") as stored, zipfile.ZipFile(stored) as source:
+        infos = [info for info in source.infolist() if info.filename in names]
+        if sum(info.file_size for info in infos) > SLOT_MAX_BYTES:
+            raise Http404(_("The folder is too large to serve here."))
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+            for info in infos:
+                with source.open(info) as member, target.open(info.filename[cut:], "w") as copy:
+                    while chunk := member.read(1024 * 1024):
+                        copy.write(chunk)
     out.seek(0)
     return out
+
+
+# A release's public files under ``for/<slot folder>/`` are the team of that slot's only
+# (PWSCup 2021's test set per target and attacker; docs/scorer.md).
+PER_TEAM = "for/"
+
+
+def target_public_response(target, access) -> FileResponse:
+    """A target's public ZIP as the caller may have it: whole for an organizer; for a team,
+    every file but those under ``for/`` of another team's slot (``PER_TEAM``). A release
+    that wrote nothing under ``for/`` is served as stored. 404 for a release that
+    published no file."""
+    if not target.release.public:
+        raise Http404(_("This release published no file."))
+    names = list(target.release.public_names)
+    if access.is_organizer or not any(name.startswith(PER_TEAM) for name in names):
+        return private_file_response(
+            target.release.public, target_public_name(target), content_type=ZIP
+        )
+    slot = selectors.slot_of(scorer=target.scorer, team=access.team)
+    mine = f"{PER_TEAM}{slot.folder}/" if slot is not None else None
+    keep = {n for n in names if not n.startswith(PER_TEAM) or (mine and n.startswith(mine))}
+    try:
+        part = _zip_part(target.release.public, keep)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise Http404(_("This release published no file.")) from error
+    return FileResponse(
+        part, as_attachment=True, filename=target_public_name(target), content_type=ZIP
+    )
 
 
 def downloads(access, scorer) -> list[dict]:
@@ -160,18 +196,14 @@ ROUND_ENDPOINTS.declare_targets(
 )
 
 
-def _target_public(target):
-    """A target's public ZIP (404 for a release that published no file)."""
-    if not target.release.public:
-        raise Http404(_("This release published no file."))
-    return private_file_response(
-        target.release.public, target_public_name(target), content_type=ZIP
-    )
+def _target_public(request, access, part, team_slug):
+    """A target's public ZIP as the caller may have it (``target_public_response``)."""
+    return target_public_response(TARGETS.named(access, part, team_slug), access)
 
 
 ROUND_ENDPOINTS.declare(
     "scorer/targets/<str:team_slug>/public.zip",
     "scorer-target-public",
-    TARGETS.file(_target_public),
+    _target_public,
     summary=gettext_lazy("A target's public files (what its release published at the freeze)"),
 )

@@ -13,7 +13,7 @@ from django.http import FileResponse, Http404, HttpResponse
 from pwscup.accounts.access import kind_view
 from pwscup.core.files import private_file_response
 from pwscup.scorer import KEY
-from pwscup.scorer.api.files import slot_zip, slots_pack
+from pwscup.scorer.api.files import slot_zip, slots_pack, target_public_response
 from pwscup.scorer.models import TeamSlot
 from pwscup.scorer.views.common import own_upload, published_target, scorer_part
 from pwscup.submissions.round_pages import require_participant
@@ -46,11 +46,9 @@ def slot_folder(request, access, team_slug: str):
 
 @kind_view(KEY)
 def target_public(request, access, team_slug: str):
-    """A frozen target's public ZIP (what the program published of the release)."""
-    target = published_target(access, team_slug)
-    return private_file_response(
-        target.release.public, f"{target.team.slug}_public.zip", content_type=ZIP
-    )
+    """A frozen target's public ZIP (what the program published of the release; a team gets
+    no file under ``for/`` of another team's slot: ``target_public_response``)."""
+    return target_public_response(published_target(access, team_slug), access)
 
 
 @kind_view(KEY)
