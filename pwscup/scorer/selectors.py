@@ -10,6 +10,8 @@ after every passing one)."""
 
 from dataclasses import dataclass, field
 
+from django.db.models import OuterRef, Subquery
+
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
@@ -167,9 +169,14 @@ def final_release_among(releases) -> Release | None:
 
 
 def round_targets(*, scorer: ScorerRound):
+    """The round's frozen targets, each with ``slot_number``: its team's slot (``None``: no
+    slot), the number an answer laid out by team number uses (PWSCup 2025: column i for the
+    team in slot i) and the program reads in ``target_slots``."""
+    slot = TeamSlot.objects.filter(scorer=OuterRef("scorer"), team=OuterRef("team"))
     return (
         Target.objects.filter(scorer=scorer)
         .select_related("team", "release")
+        .annotate(slot_number=Subquery(slot.values("slot")[:1]))
         .order_by("team__name", "pk")
     )
 

@@ -37,6 +37,7 @@ class ScorerTabs(TwoSidedTabs):
                 scorer=scorer, choice=choice.key if access.team is not None else ""
             )
             slots = selectors.slot_of(scorer=scorer, team=access.team) if access.team else None
+            targets = list(selectors.round_targets(scorer=scorer)) if state.frozen else []
             context.update(
                 public_pack=packs.get(DataPack.Role.PUBLIC),
                 slot=slots,
@@ -45,7 +46,8 @@ class ScorerTabs(TwoSidedTabs):
                 ),
                 all_slots=list(scorer.slots.select_related("team")) if access.is_organizer else [],
                 has_slots_pack=DataPack.Role.SLOTS in packs,
-                targets=list(selectors.round_targets(scorer=scorer)) if state.frozen else [],
+                targets=targets,
+                numbered=any(target.slot_number for target in targets),
                 data_choice=choice,
             )
         return context
