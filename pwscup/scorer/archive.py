@@ -102,16 +102,23 @@ def _scores(scorer, model, config, choice_of=None) -> bytes:
     header = ["team", "number", "program_version", *keys]
     if model is Attack:
         header.insert(2, "target")
-    out = []
-    uploads = list(rows.order_by("team__slug", "number"))
-    for upload in uploads:
+    out, teams = [], []
+    names = {t.team.slug: t.team.name for t in selectors.round_targets(scorer=scorer)}
+    for upload in rows.order_by("team__slug", "number"):
+        version = upload.program.version if upload.program_id else ""
         line = [upload.team.name, upload.number]
         if model is Attack:
             line.append(upload.target.team.name if upload.target_id else "*")
-        line += [upload.program.version if upload.program_id else ""]
-        line += [upload.scores.get(key) for key in keys]
-        out.append(line)
-    return csv_bytes(*_with_choice(header, out, choice_of, lambda i: uploads[i].team))
+        out.append([*line, version, *(upload.scores.get(key) for key in keys)])
+        teams.append(upload.team)
+        if model is Attack and not upload.target_id:
+            # An upload covering every target (PWSCup 2024, 2025): each target's scores as the
+            # program wrote them under ``targets``, a line per target under the upload's own.
+            for slug, scores in sorted(upload.targets.items()):
+                target = names.get(slug, slug)
+                out.append([*line[:2], target, version, *(scores.get(key) for key in keys)])
+                teams.append(upload.team)
+    return csv_bytes(*_with_choice(header, out, choice_of, lambda i: teams[i]))
 
 
 def archive_members(round_, *, secrets):

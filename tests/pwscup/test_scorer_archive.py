@@ -23,6 +23,7 @@ from tests.pwscup.scorer_world import (
     release,
     release_bytes,
     scorer_world,
+    zipped,
 )
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +152,25 @@ def test_the_data_card_says_the_ranking_rules_in_words():
     card = round_card(world.round)
     assert "ranked by their primary score" in card["rules"]
     assert "primary (" not in card["rules"]
+
+
+def test_an_upload_covering_every_target_keeps_each_targets_scores_in_the_archive():
+    """PWSCup 2024 and 2025 send one upload for every target: the program writes each target's
+    score under ``targets``, and attack_scores.csv keeps them, a line per target under the
+    upload's own line (``*``), as the Submit tab shows them."""
+    world = scorer_world(slug="scoall", config={**CONFIG, "attack_mode": "all_targets"})
+    for letter, noise in zip("abc", (0, 20, 40), strict=True):
+        release(world, letter, release_bytes(noise=noise, seed=noise))
+    targets = attack_phase(world)
+    files = {f"{slug}.csv": guess_bytes(targets[slug]) for slug in ("teama", "teamb")}
+    kept = attack(world, "c", zipped(files), name="all.zip")
+    assert set(kept.targets) == {"teama", "teamb"}
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    world.scorer.refresh_from_db()
+    members = {m.name: m for m in archive.archive_members(world.round, secrets=frozenset())}
+    rows = _rows(members["attack_scores.csv"].content)
+    assert [row["target"] for row in rows] == ["*", "Team A", "Team B"]
+    assert all(row["team"] == "Team C" and row["number"] == "1" for row in rows)
+    assert float(rows[0]["reidentified"]) == kept.scores["reidentified"]
+    for row, slug in zip(rows[1:], ("teama", "teamb"), strict=True):
+        assert float(row["reidentified"]) == kept.targets[slug]["reidentified"]
