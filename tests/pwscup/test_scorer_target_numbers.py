@@ -42,3 +42,19 @@ def test_each_frozen_target_shows_the_team_number_the_program_reads(client, lang
         assert shown is not None, slug
         folder = f"team_{number:02d}"
         assert shown.group(1) == f"{number} ({folder})"
+
+
+def test_the_api_lists_each_target_with_its_team_number(client):
+    from pwscup.api.services import api_token_create
+
+    world = scorer_world(slug="tnumapi", config={**CONFIG, "attack_mode": "all_targets"})
+    for letter, noise in zip("abc", (0, 20, 40), strict=True):
+        release(world, letter, release_bytes(noise=noise, seed=noise))
+    attack_phase(world)
+    token = api_token_create(user=world.users["c"], name="t").secret
+    url = reverse("api:scorer-targets", args=[world.competition.slug, world.round.slug])
+    listed = client.get(url, HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert [t["team"]["slug"] for t in listed] == ["teama", "teamb"]
+    for entry in listed:
+        slot = TeamSlot.objects.get(scorer=world.scorer, team__slug=entry["team"]["slug"])
+        assert entry["slot"] == slot.slot

@@ -109,6 +109,9 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
 def target_json(target: Target, *, scorer: ScorerRound) -> dict:
     return {
         "team": team_ref(target.team),
+        # The team number an answer laid out by team number uses (``target_slots`` of the
+        # program's context; ``None``: no slot), as the Data tab's *Team number* column.
+        "slot": target.slot_number,
         "files": list(target.release.public_names),
         "public_url": reverse(
             "api:scorer-target-public", args=[*round_args(scorer), target.team.slug]
