@@ -45,7 +45,10 @@ class ScorerTabs(TwoSidedTabs):
                     pack=packs.get(DataPack.Role.SLOTS), slot=slots
                 ),
                 all_slots=list(scorer.slots.select_related("team")) if access.is_organizer else [],
-                has_slots_pack=DataPack.Role.SLOTS in packs,
+                # An organizer's links reach every team's folder, each of its own choice's
+                # pack: any slots pack counts (PWSCup 2025 has one per choice, none of none).
+                has_slots_pack=DataPack.Role.SLOTS in packs
+                or (access.is_organizer and any_slots_pack(scorer)),
                 targets=targets,
                 numbered=any(target.slot_number for target in targets),
                 data_choice=choice,
@@ -101,6 +104,12 @@ class ScorerTabs(TwoSidedTabs):
             )
             uploads = attacks
         return context, uploads
+
+
+def any_slots_pack(scorer) -> bool:
+    """Whether the round has a slots pack of any data choice."""
+    packs = selectors.packs_by_choice(scorer=scorer)
+    return any(role == DataPack.Role.SLOTS for role, _choice in packs)
 
 
 round_page = ScorerTabs().page
