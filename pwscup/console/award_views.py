@@ -1,21 +1,21 @@
 """The console's judged awards: the competition's awards with a form to add one, an
-award's edit form, and its removal (POST only). Organizers of the competition only (the
+award's edit form, and its removal (a page that asks first, as the console's other removals). Organizers of the competition only (the
 same 404 as for a competition that does not exist otherwise, as every console page)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.forms.models import model_to_dict
 from django.http import Http404
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from pwscup.accounts.selectors import award_of, awards_of
 from pwscup.accounts.services import award_create, award_delete, award_update
 from pwscup.competitions.selectors import console_competition
 from pwscup.console.award_forms import AwardForm
 from pwscup.core.form_fields import form_page
+from pwscup.core.languages import in_reader_language
 
 
 def _award(competition, pk):
@@ -56,9 +56,21 @@ def award_edit(request, competition_slug, pk):
 
 
 @login_required
-@require_POST
 def award_remove(request, competition_slug, pk):
+    """Asks first (GET: a page naming the award and its team: the judges' decision), removes
+    on POST."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    award_delete(user=request.user, award=_award(competition, pk))
-    messages.success(request, _("Award removed."))
-    return redirect("console:awards", competition.slug)
+    award = _award(competition, pk)
+    if request.method == "POST":
+        award_delete(user=request.user, award=award)
+        messages.success(request, _("Award removed."))
+        return redirect("console:awards", competition.slug)
+    return render(
+        request,
+        "console/award_remove.html",
+        {
+            "competition": competition,
+            "award": award,
+            "name": in_reader_language(award.name_en, award.name_ja),
+        },
+    )

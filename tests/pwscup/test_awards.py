@@ -197,12 +197,37 @@ def test_the_organizer_records_an_award_with_the_form_as_rendered(world, client)
     assert response.status_code == 302
     award.refresh_from_db()
     assert (award.round, award.order, award.name_en) == (None, 3, "Best attack")
-    fields = form_fields_of(
-        client.get(awards_url(world)).content.decode(), f"award-remove-{award.pk}"
-    )
+    # Remove is a link to a page that asks first, as the console's other removals do.
     remove = reverse("console:award_remove", args=[world.competition.slug, award.pk])
-    assert client.post(remove, post_data(fields)).status_code == 302
+    assert f'href="{remove}"' in client.get(awards_url(world)).content.decode()
+    response = post_as_rendered(client, remove, "award-remove-form")
+    assert response.status_code == 302
     assert not Award.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Remove the award Best attack (Team B)?"),
+        ("ja", "賞「最優秀攻撃賞」（Team B）を削除しますか？"),
+    ],
+)
+def test_removing_an_award_asks_first_in_both_languages(world, client, language, question):
+    """A judged award records the judges' decision: its Remove opens a page naming it (GET
+    removes nothing), with the console's confirm button and a way back."""
+    award = record(world, "b", name_en="Best attack", name_ja="最優秀攻撃賞")
+    client.force_login(world.organizer)
+    remove = reverse("console:award_remove", args=[world.competition.slug, award.pk])
+    page = client.get(remove, HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert question in html.replace("&#x27;", "'"), html[:3000]
+    assert 'data-testid="award-remove-confirm"' in html
+    assert f'href="{awards_url(world)}"' in html  # Cancel
+    assert Award.objects.filter(pk=award.pk).exists()
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.AWARD_REMOVED).exists()
+    response = client.post(remove, post_data(form_fields_of(html, "award-remove-form")))
+    assert response.status_code == 302 and not Award.objects.exists()
 
 
 def test_the_forms_choices_are_the_competitions_own(world, client, other, make_world):
@@ -261,7 +286,7 @@ def test_bad_input_in_the_form_is_answered_with_the_form_never_a_500(
     assert not Award.objects.exists()
 
 
-def test_unknown_awards_and_get_on_remove_are_refused_cleanly(world, client, other):
+def test_unknown_awards_are_refused_cleanly(world, client, other):
     foreign = award_create(
         user=other["organizer"], competition=other["competition"], team=other["team"], **BEST
     )
@@ -271,8 +296,8 @@ def test_unknown_awards_and_get_on_remove_are_refused_cleanly(world, client, oth
     # An award of another competition is not reachable through this one's address.
     assert client.get(reverse("console:award_edit", args=[slug, foreign.pk])).status_code == 404
     assert client.post(reverse("console:award_remove", args=[slug, foreign.pk])).status_code == 404
-    own = record(world)
-    assert client.get(reverse("console:award_remove", args=[slug, own.pk])).status_code == 405
+    assert client.get(reverse("console:award_remove", args=[slug, foreign.pk])).status_code == 404
+    record(world)
     assert Award.objects.count() == 2
 
 
@@ -285,6 +310,7 @@ def test_only_the_competitions_organizers_open_the_awards_pages(world, client, o
         ("post", awards_url(world)),
         ("get", reverse("console:award_edit", args=[slug, award.pk])),
         ("post", reverse("console:award_edit", args=[slug, award.pk])),
+        ("get", reverse("console:award_remove", args=[slug, award.pk])),
         ("post", reverse("console:award_remove", args=[slug, award.pk])),
     ]
     user = {"participant": world.users["a"], "other_organizer": other["organizer"]}.get(role)
