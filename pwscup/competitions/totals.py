@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions import attack_top
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import AttackTopBy, Round
 from pwscup.competitions.total_values import team_totals, tie_key
 from pwscup.kinds import kind_of
 from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
@@ -60,6 +60,17 @@ def score_names(*, round: Round) -> list[dict]:
     if round.attack_top_n:  # kept only where the kind has a matrix (``offered``)
         names.append({"key": attack_top.ATTACK_TOP, "label": attack_top.label(round)})
     return names
+
+
+def offered_names(*, round: Round) -> tuple[list[dict], bool]:
+    """What the console's Total card offers a formula: ``score_names``, less ``attack_top``
+    while the top N is read from the round's total (a formula naming it is refused then, as
+    circular: ``total_services.attack_top_rule_check``); and whether it was left out."""
+    names = score_names(round=round)
+    if round.attack_top_by != AttackTopBy.TOTAL:
+        return names, False
+    offered = [name for name in names if name["key"] != attack_top.ATTACK_TOP]
+    return offered, len(offered) < len(names)
 
 
 def total_names(*, round: Round) -> list[dict]:

@@ -13,7 +13,7 @@ from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
 from pwscup.competitions.total_services import ATTACK_TOP_RULE
-from pwscup.competitions.totals import score_names
+from pwscup.competitions.totals import offered_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.console.round_delete import round_delete, round_delete_refusal
 from pwscup.core.errors import Refused
@@ -44,13 +44,15 @@ def round_page(request, round_, *, total_form=None, choice_formset=None):
             },
             offers_attack_top=attack_top.offered(round_),
         )
+    total_names, attack_top_withheld = offered_names(round=round_)
     return render(
         request,
         "console/round.html",
         {
             "total_form": total_form,
             "choice_formset": choice_formset,
-            "total_names": score_names(round=round_),
+            "total_names": total_names,
+            "attack_top_withheld": attack_top_withheld,
             "competition": round_.competition,
             "round": round_,
             "kind": kind,

@@ -161,6 +161,45 @@ def test_the_console_card_as_rendered_sets_the_2024_rule(world, lang, refusal):
     assert words[lang] in audit.replace("&#x27;", "'")
 
 
+def names_offered(page: str) -> list[str]:
+    """The names the Total card lists under the formula (``<code>`` of its list)."""
+    block = page.split('data-testid="round-total-names"')[1].split("</ul>")[0]
+    return [part.split("</code>")[0] for part in block.split("<code>")[1:]]
+
+
+@pytest.mark.parametrize(
+    "lang, why",
+    [
+        ("en", "attack_top is not offered: the top N is read from this total"),
+        ("ja", "attack_top は使えません。上位 N 件をこの合計で選んでいるためです"),
+    ],
+)
+def test_the_card_does_not_offer_attack_top_to_a_total_that_ranks_the_top_n(world, lang, why):
+    """With the top N read from the round's total, a formula naming attack_top is refused
+    as circular: the card's list of names leaves it out and says why; read from the release
+    ranking, it is offered."""
+    client = Client()
+    client.force_login(world.organizer)
+    client.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
+    page_url = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    round_total_formula_set(
+        user=world.organizer, round=world.round, formula="safety", attack_top_n=5, rule=_rule()
+    )
+    page = client.get(page_url).content.decode()
+    assert "attack_top" in names_offered(page) and why not in page
+    round_total_formula_set(
+        user=world.organizer,
+        round=world.round,
+        formula="safety",
+        attack_top_n=5,
+        rule=_rule(by="total"),
+    )
+    page = client.get(page_url).content.decode()
+    offered = names_offered(page)
+    assert "attack_top" not in offered and "safety" in offered
+    assert why in page
+
+
 def test_a_bundle_keeps_the_rule_and_an_old_one_imports_with_the_defaults(world):
     round_total_formula_set(
         user=world.organizer,
