@@ -2,8 +2,8 @@
 kind declares it (``RoundKind.choice_wording``) and the core's data choice (the team's Data
 tab, the organizer's data choice card, the pick's refusal) shows it, whatever the kind.
 
-The default is the core's rule (``choice_lock``): a team's first upload in the round locks
-its pick, and an organizer can still change it. A kind that fixes a team's data earlier (the
+The default is the core's rule (``choice_lock``): a team's first accepted upload in the round
+locks its pick (one the kind refuses as it is kept does not), and an organizer can still change it. A kind that fixes a team's data earlier (the
 synthetic round draws a team's rows at its first download) declares its own."""
 
 from dataclasses import dataclass
@@ -33,13 +33,14 @@ class ChoiceWording:
 
 UPLOAD_LOCK = ChoiceWording(
     rule=_(
-        "The pick is locked at the team's first upload; after that only the organizers can change it."
+        "The pick is locked at the team's first accepted upload (one refused at once locks "
+        "nothing); after that only the organizers can change it."
     ),
-    form_note=_("Your team's first upload in this round locks its pick."),
+    form_note=_("Your team's first accepted upload in this round locks its pick."),
     locked=_("Locked: your team has uploaded in this round. Ask the organizers if it must change."),
     refused=_(
         "Your team's data is locked since its first upload in this round: ask the organizers "
         "to change it."
     ),
-    console=_("Its pick is locked at its first upload; you can still change it below."),
+    console=_("Its pick is locked at its first accepted upload; you can still change it below."),
 )

@@ -197,8 +197,8 @@ def test_a_team_picks_on_the_data_tab_in_both_languages(world):
     page = member(world, "a").get(data_tab(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Your team has not picked yet" in page and "Adult census" in page
     # The core's rule, this kind's: the first upload locks the pick (the kind's wording).
-    assert "Your team&#x27;s first upload in this round locks its pick." in page
-    assert "The pick is locked at the team&#x27;s first upload" in page
+    assert "Your team&#x27;s first accepted upload in this round locks its pick." in page
+    assert "The pick is locked at the team&#x27;s first accepted upload" in page
     response = pick_on_data_tab(world, "a", "bank")
     text = response.content.decode()
     assert "Your team&#x27;s data: Bank." in text
@@ -252,6 +252,49 @@ def test_the_first_upload_locks_the_pick_and_the_organizer_changes_it(world):
     entry = AuditEntry.objects.filter(round=world.round).latest("created_at")
     assert entry.action == AuditEntry.Action.ROUND_EDITED
     assert entry.detail == {"team": "Team A", "data_choice": "bank → pop3"}
+
+
+def test_an_upload_refused_at_once_locks_nothing():
+    """An upload refused as it is kept (stored FAILED: it lacks a file the round requires)
+    used none of the pack's data: the team may still pick; its first accepted upload locks."""
+    from pwscup.scorer.models import Release
+    from pwscup.submissions.models import Status
+    from tests.pwscup.scorer_world import CONFIG
+
+    rule = {"required": ["release.csv"], "only_required": True}
+    world = scorer_world(slug="dcf", config={**CONFIG, "release_files": rule}, build=False)
+    offer_choices(world)
+    pick_on_data_tab(world, "a", "bank")
+    world.scorer.refresh_from_db()
+    refused = services.release_upload(
+        scorer=world.scorer,
+        team=world.teams["a"],
+        user=world.users["a"],
+        uploaded_file=upload_file(b"id\n", "other.csv"),
+    )
+    assert Release.objects.get(pk=refused.pk).status == Status.FAILED
+    assert not team_pick(round=world.round, team=world.teams["a"]).locked
+    page = member(world, "a").get(data_tab(world)).content.decode()
+    assert 'data-testid="data-choice-form"' in page
+    pick_on_data_tab(world, "a", "pop3")
+    assert team_pick(round=world.round, team=world.teams["a"]).choice.key == "pop3"
+    # A team that never picked and whose only upload was refused has no pick recorded.
+    services.release_upload(
+        scorer=world.scorer,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=upload_file(b"id\n", "other.csv"),
+    )
+    assert team_pick(round=world.round, team=world.teams["b"]) is None
+    accepted = services.release_upload(
+        scorer=world.scorer,
+        team=world.teams["a"],
+        user=world.users["a"],
+        uploaded_file=upload_file(b"id\n", "release.csv"),
+    )
+    assert accepted.status == Status.QUEUED
+    pick = team_pick(round=world.round, team=world.teams["a"])
+    assert (pick.choice.key, pick.locked) == ("pop3", True)
 
 
 def test_a_removed_pack_a_team_picked_is_refused(world):
@@ -487,7 +530,7 @@ def test_the_overview_asks_a_team_to_pick_its_pack_before_it_uploads(world):
     overview = reverse("round_detail", args=[world.competition.slug, world.round.slug])
     page = member(world, "a").get(overview, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "「データ」タブでチームのデータパックを選んでください。" in page
-    assert "このラウンドでチームが最初に提出した時点で、選択が確定します。" in page
+    assert "このラウンドでチームの提出が最初に受け付けられた時点で、選択が確定します。" in page
     pick_on_data_tab(world, "a", "bank")
     page = member(world, "a").get(overview, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Pick your team's data pack" not in page

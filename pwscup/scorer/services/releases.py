@@ -1,7 +1,8 @@
 """A team's releases and attacks: kept through the core's upload pipeline while their phase
 is open, scored by a worker (``scoring_runs``), and the team's choice of its final release.
 An upload lacking a file the round requires (``release_files``, ``attack_files``) is kept
-FAILED at once, saying which, and never sent to a worker."""
+FAILED at once, saying which, never sent to a worker, and does not lock the team's data
+choice."""
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -72,6 +73,7 @@ def _keep(
         check=check,
         scorer=scorer,
         user=user,
+        locks_choice=refusal is None,  # a refused upload used none of the pack's data
         **fields,
     )
     if refusal is None:

@@ -231,6 +231,7 @@ def upload_keep(
     now: dt.datetime,
     check: Callable[[], None] | None = None,
     user=None,
+    locks_choice: bool = True,
     **fields,
 ):
     """The one way a team's file enters the platform, for every round kind.
@@ -248,6 +249,10 @@ def upload_keep(
     The file's write takes one of the process's storage write slots; with none free, or when
     the storage fails (full, refusing, not answering in time), the upload is refused (503,
     ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``).
+
+    The upload locks the team's data choice in the round (``choice_lock``), unless the kind
+    refuses it as it is kept (``locks_choice=False``: stored FAILED at once, it used none of
+    the pack's data).
     """
     check_size(uploaded_file)
     digest = sha256_of(uploaded_file)  # read once, before the team's row is locked
@@ -284,8 +289,9 @@ def upload_keep(
         with storage_write_slot():
             kept_file_save(upload.file, stored_name, uploaded_file)
         upload.save()
-        # The team's data choice is locked from its first kept upload in the round on.
-        choice_lock(round=window.round, team=team)
+        # The team's data choice is locked from its first accepted upload in the round on.
+        if locks_choice:
+            choice_lock(round=window.round, team=team)
         live_scope_changed(round_id=getattr(window.round, "pk", None), team_id=team.pk)
     return upload
 
