@@ -87,12 +87,31 @@ class FieldSerializer(serializers.Serializer):
     choices = serializers.ListField(child=serializers.CharField(), allow_null=True)
 
 
+class UploadFilesSerializer(serializers.Serializer):
+    required = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy(
+            "The file names or patterns (* and ?) an upload must hold; empty: one file, of "
+            "any name."
+        ),
+    )
+    only_required = serializers.BooleanField(
+        help_text=gettext_lazy("Whether every file must match one of them (no other file).")
+    )
+    zip = serializers.BooleanField(
+        help_text=gettext_lazy("Whether they go together in one ZIP file.")
+    )
+
+
 class SubmissionTypeSerializer(serializers.Serializer):
     key = serializers.CharField()
     label = serializers.CharField()
     url = serializers.CharField(help_text=gettext_lazy("POST multipart: file and the fields; 202."))
     open = serializers.BooleanField(help_text=gettext_lazy("Whether the team may upload it now."))
     fields = FieldSerializer(many=True)
+    files = UploadFilesSerializer(
+        help_text=gettext_lazy("The files an upload must hold (the Submit tab shows them).")
+    )
     selectable = serializers.BooleanField(
         help_text=gettext_lazy(
             "Whether the team chooses its final upload of this type (an upload's select_url)."

@@ -127,6 +127,12 @@ JA = {
     "fields": "項目",
     "(none now)": "(現在なし)",
     " (optional)": " (省略可)",
+    "the upload must hold {files}": "提出に必要なファイル: {files}",
+    " (and no other file).": "（ほかのファイルは不可）。",
+    " (other files may come with them).": "（ほかのファイルも含めて構いません）。",
+    " Upload them together in one ZIP file.": (
+        "これらを 1 つの ZIP ファイルにまとめてアップロードしてください。"
+    ),
     "Nothing to download now.": "現在ダウンロードできるものはありません。",
     "saved {path}": "保存しました: {path}",
     "No target yet.": "まだ攻撃対象はありません。",

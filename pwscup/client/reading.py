@@ -100,6 +100,22 @@ def _print_upload_types(types: list[dict]) -> None:
     ]
     print(tr("What this round takes (pwscup submit ROUND FILE --type KEY --field NAME=VALUE)"))
     print(table(["--type", tr("open now"), tr("upload"), tr("fields")], rows))
+    for kind in types:
+        if (kind.get("files") or {}).get("required"):  # an older server says nothing
+            print(f"{kind['key']}: {files_text(kind['files'])}")
+
+
+def files_text(files: dict) -> str:
+    """The files an upload must hold (a type's ``files`` in the round status), as the Submit
+    tab says them: ``the upload must hold a.csv, b.log (and no other file). Upload them
+    together in one ZIP file.``"""
+    text = tr("the upload must hold {files}").format(files=", ".join(files["required"]))
+    text += (
+        tr(" (and no other file).")
+        if files["only_required"]
+        else tr(" (other files may come with them).")
+    )
+    return text + (tr(" Upload them together in one ZIP file.") if files["zip"] else "")
 
 
 def _print_uploads(status: dict) -> None:

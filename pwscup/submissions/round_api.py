@@ -57,6 +57,21 @@ def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:
     return {"key": key, "name": name, "note": note, "headline": headline}
 
 
+def upload_files(rule=None) -> dict:
+    """An upload type's ``files`` in the round status, the same shape for every kind: the
+    file names or patterns an upload must hold (``required``; empty: one file, of any name),
+    whether it may hold no other (``only_required``) and whether they go in one ZIP
+    (``zip``). ``rule``: what a kind requires (``required``, ``only_required``,
+    ``needs_zip``: ``scoring.scorer.upload_files.FileRule``); ``None``: nothing."""
+    if rule is None:
+        return {"required": [], "only_required": False, "zip": False}
+    return {
+        "required": list(rule.required),
+        "only_required": rule.only_required,
+        "zip": rule.needs_zip,
+    }
+
+
 def part_or_404(part):
     """The kind's part of the round, 404 for a round without one."""
     if part is None:

@@ -34,6 +34,7 @@ from rest_framework import serializers
 from pwscup.core.rest import UploadField
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
+from pwscup.submissions.round_api import upload_files
 
 
 class SubmissionType:
@@ -215,6 +216,10 @@ class SubmissionType:
         ``choices``), for a client to ask for them."""
         return []
 
+    def files(self, part, access) -> dict:
+        """The files an upload must hold, in the status (``round_api.upload_files``)."""
+        return upload_files()
+
     # --- addresses, served by the core ------------------------------------------------------------
 
     def address(self, upload, access, name: str = "") -> str:
@@ -256,6 +261,7 @@ class SubmissionType:
             "url": self.list_address(access),
             "open": self.is_open(part, access),
             "fields": self.fields(part, access),
+            "files": self.files(part, access),
             "selectable": self.has_select,
         }
 

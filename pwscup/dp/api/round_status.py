@@ -127,6 +127,7 @@ def round_status(request, access) -> dict:
                 "url": reverse("api:dp-estimates", args=[*args, level.id]),
                 "open": is_open,
                 "fields": [],
+                "files": round_api.upload_files(),  # one estimate CSV, of any name
                 "selectable": False,  # the latest valid estimate of a level counts
             }
         )

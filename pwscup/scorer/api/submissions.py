@@ -25,6 +25,7 @@ from pwscup.scorer import selectors, services
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
 from pwscup.scorer.models import Target
+from pwscup.submissions.round_api import upload_files
 from pwscup.submissions.submission_types import SubmissionType
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
 
@@ -40,6 +41,10 @@ class ScorerUploads(SubmissionType):
 
     def own(self, part, access, pk: int):
         return get_object_or_404(self.uploads(part, access), pk=pk)
+
+    def files(self, part, access):
+        """The round's ``release_files`` or ``attack_files``, as the Submit tab shows them."""
+        return upload_files(selectors.round_config(part.round).files_rule(self.key))
 
     def file_response(self, upload):
         return files.upload_file_response(upload)
