@@ -253,6 +253,14 @@ def matrix(table: AttackMatrix) -> dict:
 
 def release_ranking(releases: list[dict]) -> list[dict]:
     """The release ranking's rows (``selectors.release_ranking``) as the Results tab shows
-    them: each with who reached its worst attack (``worst_by_text``), so that a team reads
-    when that was the built-in null attack, i.e. chance."""
-    return [{**row, "worst_by_text": worst_by_text(row)} for row in releases]
+    them: each with who reached its worst attack (``worst_by_text``, and each name apart,
+    ``worst_by_names``, kept whole on a phone), so that a team reads when that was the
+    built-in null attack, i.e. chance."""
+    return [
+        {
+            **row,
+            "worst_by_text": worst_by_text(row),
+            "worst_by_names": [attacker_name(by) for by in row["worst_by"]],
+        }
+        for row in releases
+    ]
