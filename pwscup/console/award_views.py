@@ -2,11 +2,9 @@
 award's edit form, and its removal (a page that asks first, as the console's other removals). Organizers of the competition only (the
 same 404 as for a competition that does not exist otherwise, as every console page)."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.forms.models import model_to_dict
 from django.http import Http404
-from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -14,7 +12,7 @@ from pwscup.accounts.selectors import award_of, awards_of
 from pwscup.accounts.services import award_create, award_delete, award_update
 from pwscup.competitions.selectors import console_competition
 from pwscup.console.award_forms import AwardForm
-from pwscup.core.form_fields import form_page
+from pwscup.core.form_fields import confirm_page, form_page
 from pwscup.core.languages import in_reader_language
 
 
@@ -61,16 +59,15 @@ def award_remove(request, competition_slug, pk):
     on POST."""
     competition = console_competition(user=request.user, slug=competition_slug)
     award = _award(competition, pk)
-    if request.method == "POST":
-        award_delete(user=request.user, award=award)
-        messages.success(request, _("Award removed."))
-        return redirect("console:awards", competition.slug)
-    return render(
+    return confirm_page(
         request,
-        "console/award_remove.html",
-        {
+        lambda: award_delete(user=request.user, award=award),
+        template="console/award_remove.html",
+        context={
             "competition": competition,
             "award": award,
             "name": in_reader_language(award.name_en, award.name_ja),
         },
+        back=reverse("console:awards", args=[competition.slug]),
+        done=_("Award removed."),
     )

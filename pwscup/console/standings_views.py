@@ -27,6 +27,7 @@ from pwscup.console.standings_forms import (
     division_initial,
     standings_initial,
 )
+from pwscup.core.form_fields import confirm_page
 
 
 def _forms(request, competition, settings, rounds, *, adding: bool):
@@ -134,22 +135,15 @@ def standings_remove(request, competition_slug, key):
     division = standings_settings(competition=competition, key=key)
     if division is None:
         raise Http404(_("This competition has no such division."))
-    errors = []
-    if request.method == "POST":
-        try:
-            standings_division_remove(user=request.user, competition=competition, key=key)
-        except ValidationError as error:
-            errors = error.messages
-        else:
-            messages.success(request, _("Division removed."))
-            return redirect("console:competition", competition.slug)
-    return render(
+    return confirm_page(
         request,
-        "console/standings_remove.html",
-        {
+        lambda: standings_division_remove(user=request.user, competition=competition, key=key),
+        template="console/standings_remove.html",
+        context={
             "competition": competition,
             "division": division,
-            "errors": errors,
             "refusal": removal_refusal(division),
         },
+        back=reverse("console:competition", args=[competition.slug]),
+        done=_("Division removed."),
     )

@@ -154,6 +154,22 @@ def form_page(request, form, save, *, template, context, back, done, unchanged="
     return redirect(back)
 
 
+def confirm_page(request, remove, *, template, context, back, done):
+    """A removal that asks first: ``template`` drawn with ``context`` (GET: the question);
+    once posted, ``remove()`` runs, ``done`` is said and the browser goes to ``back``. A
+    refusal (``ValidationError``) comes back on the page as its ``errors``."""
+    errors = []
+    if request.method == "POST":
+        try:
+            remove()
+        except ValidationError as error:
+            errors = error.messages
+        else:
+            messages.success(request, done)
+            return redirect(back)
+    return render(request, template, {**context, "errors": errors})
+
+
 def comma_list(text: str | None) -> list[str]:
     """``"F, M"`` → ``["F", "M"]``: a field's comma-separated items, blanks dropped."""
     return [item.strip() for item in (text or "").split(",") if item.strip()]

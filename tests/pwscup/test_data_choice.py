@@ -265,13 +265,17 @@ def test_an_upload_refused_at_once_locks_nothing():
     world = scorer_world(slug="dcf", config={**CONFIG, "release_files": rule}, build=False)
     offer_choices(world)
     pick_on_data_tab(world, "a", "bank")
-    world.scorer.refresh_from_db()
-    refused = services.release_upload(
-        scorer=world.scorer,
-        team=world.teams["a"],
-        user=world.users["a"],
-        uploaded_file=upload_file(b"id\n", "other.csv"),
-    )
+
+    def upload(letter: str, name: str):
+        world.scorer.refresh_from_db()
+        return services.release_upload(
+            scorer=world.scorer,
+            team=world.teams[letter],
+            user=world.users[letter],
+            uploaded_file=upload_file(b"id\n", name),
+        )
+
+    refused = upload("a", "other.csv")
     assert Release.objects.get(pk=refused.pk).status == Status.FAILED
     assert not team_pick(round=world.round, team=world.teams["a"]).locked
     page = member(world, "a").get(data_tab(world)).content.decode()
@@ -279,19 +283,9 @@ def test_an_upload_refused_at_once_locks_nothing():
     pick_on_data_tab(world, "a", "pop3")
     assert team_pick(round=world.round, team=world.teams["a"]).choice.key == "pop3"
     # A team that never picked and whose only upload was refused has no pick recorded.
-    services.release_upload(
-        scorer=world.scorer,
-        team=world.teams["b"],
-        user=world.users["b"],
-        uploaded_file=upload_file(b"id\n", "other.csv"),
-    )
+    upload("b", "other.csv")
     assert team_pick(round=world.round, team=world.teams["b"]) is None
-    accepted = services.release_upload(
-        scorer=world.scorer,
-        team=world.teams["a"],
-        user=world.users["a"],
-        uploaded_file=upload_file(b"id\n", "release.csv"),
-    )
+    accepted = upload("a", "release.csv")
     assert accepted.status == Status.QUEUED
     pick = team_pick(round=world.round, team=world.teams["a"])
     assert (pick.choice.key, pick.locked) == ("pop3", True)
