@@ -206,18 +206,21 @@ def test_the_organizer_records_an_award_with_the_form_as_rendered(world, client)
 
 
 @pytest.mark.parametrize(
-    ("language", "question"),
+    ("language", "link", "question"),
     [
-        ("en", "Remove the award Best attack (Team B)?"),
-        ("ja", "賞「最優秀攻撃賞」（Team B）を削除しますか？"),
+        ("en", "Remove", "Remove the award Best attack (Team B)?"),
+        ("ja", "削除", "賞「最優秀攻撃賞」（Team B）を削除しますか？"),
     ],
 )
-def test_removing_an_award_asks_first_in_both_languages(world, client, language, question):
-    """A judged award records the judges' decision: its Remove opens a page naming it (GET
-    removes nothing), with the console's confirm button and a way back."""
+def test_removing_an_award_asks_first_in_both_languages(world, client, language, link, question):
+    """A judged award records the judges' decision: its Remove (削除, the word its page asks
+    with, not a member's 外す) opens a page naming it (GET removes nothing), with the
+    console's confirm button and a way back."""
     award = record(world, "b", name_en="Best attack", name_ja="最優秀攻撃賞")
     client.force_login(world.organizer)
     remove = reverse("console:award_remove", args=[world.competition.slug, award.pk])
+    listing = client.get(awards_url(world), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'data-testid="award-remove-{award.pk}">{link}</a>' in listing
     page = client.get(remove, HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code == 200
     html = page.content.decode()
