@@ -24,7 +24,8 @@ retries and write slots as shipped) behind Debian's nginx:
 Then, once every upload has its answer and /healthz answers 200 again, it waits for the
 accepted uploads to be scored and checks, by the SHA-256 of what was sent: every upload
 answered 2xx has its row, its object in the bucket (same bytes) and its scores (nothing
-accepted lost); every upload answered 503 left no row and no object.
+accepted lost); every upload answered 503 left no row and, once the worker has deleted what
+the bucket stored of a write it answered too late (within ``DISCARDED_WITHIN_S``), no object.
 
 Targets (printed PASS/FAIL, never a failing exit for timing), on the requests started while
 the bucket was frozen: every visitor page answered 200 within 1 s; /healthz answered 503
@@ -90,6 +91,10 @@ UPLOAD_TAIL_S = 10.0  # uploads after the thaw, accepted ones scored then (--tai
 VISITOR_EVERY_S, HEALTHZ_EVERY_S = 0.5, 1.0
 CLIENT_TIMEOUT_S = 120.0  # longer than gunicorn's worker timeout: a hang shows as no answer
 SCORED_WITHIN_S = 300.0  # after the thaw, for the accepted uploads to be scored
+# Then, for the worker to delete what the bucket stored of a refused upload after refusing it
+# (a write it answered too late: pwscup.core.storage.stored_file_discard_later): its retries
+# while the bucket stalled (10, 20, 40 s) and its second delete (a minute after the first).
+DISCARDED_WITHIN_S = 180.0
 BROKER_DB, CACHE_DB = 9, 10
 VISITOR_MAX_S, HEALTHZ_MAX_S = 1.0, 2.0
 
@@ -297,7 +302,8 @@ def settle(base: str) -> None:
 
 
 def check_uploads(samples: list[dict], s3, bucket: str) -> dict:
-    """Accepted (2xx) uploads: row, same object, scored. Refused 503: no row, no object."""
+    """Accepted (2xx) uploads: row, same object, scored. Refused 503: no row, and no object
+    once the worker has deleted what a bucket that answered too late stored."""
     from pwscup.pwscup2015.models import AnonymizationSubmission
     from pwscup.submissions.models import Status
 
@@ -318,9 +324,13 @@ def check_uploads(samples: list[dict], s3, bucket: str) -> dict:
             "sha256", "status", "file"
         )
     }
-    stored = {
-        hashlib.sha256(content).hexdigest(): name for name, content in s3.objects(bucket).items()
-    }
+    stored = bucket_digests(s3, bucket)
+    # A write the bucket answered too late was refused yet stored: the worker deletes it.
+    stored_late = refused & stored.keys()
+    deadline = time.monotonic() + DISCARDED_WITHIN_S
+    while refused & stored.keys() and time.monotonic() < deadline:
+        time.sleep(1.0)
+        stored = bucket_digests(s3, bucket)
     lost = []
     for sha in sorted(accepted):
         row = rows.get(sha)
@@ -341,6 +351,14 @@ def check_uploads(samples: list[dict], s3, bucket: str) -> dict:
         "refused 503": len(refused),
         "accepted lost": lost,
         "refused but kept": kept,
+        "refused, stored late, deleted": len(stored_late - stored.keys()),
+    }
+
+
+def bucket_digests(s3, bucket: str) -> dict[str, str]:
+    """The bucket's objects: the SHA-256 of each one's bytes to its name."""
+    return {
+        hashlib.sha256(content).hexdigest(): name for name, content in s3.objects(bucket).items()
     }
 
 
@@ -416,7 +434,8 @@ def report(args, window: dict, samples: list[dict], found: dict, checked: dict) 
     print(
         f"accepted {checked['accepted']}, refused 503 {checked['refused 503']}; "
         f"accepted lost {len(checked['accepted lost'])}, refused but kept "
-        f"{len(checked['refused but kept'])}"
+        f"{len(checked['refused but kept'])} (stored late and deleted: "
+        f"{checked['refused, stored late, deleted']})"
     )
     for line in checked["accepted lost"] + checked["refused but kept"]:
         print(f"  {line}")

@@ -6,8 +6,11 @@ platform reaches it through django-storages with the standard ``AWS_*`` variable
 test exercises the same code path as production.
 """
 
+import contextlib
+import socket
 import subprocess
 import sys
+import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,3 +110,48 @@ class S3Server:
     def _answers(self) -> bool:
         status = http_status(self.endpoint_url)
         return status is not None and status < 500
+
+
+class LateAnswers:
+    """A TCP forwarder on a free local port to the server at ``host:port``: what a client
+    sends passes at once; while ``held()``, what the server answers waits here (a bucket that
+    did the work but whose answer comes late: a congested link, an overloaded front end).
+    ``url``: the address to give the client instead of the server's."""
+
+    def __init__(self, host: str, port: int):
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.passing = threading.Event()
+        self.passing.set()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def hold(self) -> None:
+        self.passing.clear()
+
+    def release(self) -> None:
+        self.passing.set()
+
+    def close(self) -> None:
+        self.release()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            server = socket.create_connection(self.target)
+            threading.Thread(target=self._pipe, args=(client, server, False), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, True), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if answers:
+                    self.passing.wait()
+                sink.sendall(data)
+        # The sender is done (a client that gave up): the other side reads what it was sent.
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

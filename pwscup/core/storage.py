@@ -13,6 +13,10 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
 * **Nothing half kept.** A write that fails (a full disk, a bucket that refuses or times out)
   deletes what it had written under its name and raises ``Refused`` (503, ``Retry-After``):
   the caller's transaction rolls back, so no row refers to a file that is not there.
+* **Nothing kept late.** A bucket that did not answer a write in time may still have received
+  it, and stores the object once it answers again (a client's timeout withdraws nothing):
+  a worker deletes that name once the bucket answers, and once more
+  ``PWSCUP_STORAGE_DISCARD_AGAIN_AFTER`` seconds later (``stored_file_discard_later``).
 """
 
 import contextlib
@@ -25,9 +29,12 @@ import time
 
 from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError
 from botocore.exceptions import ConnectionError as BucketConnectionError
+from celery import current_app
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import KombuError
 
 from pwscup.core.errors import Refused
 
@@ -166,9 +173,11 @@ def kept_file_save(field_file, name: str, content) -> str:
     ``name``) and return the stored name; the model instance is not saved.
 
     On a storage error the file is deleted from a local folder (a full disk leaves a partial
-    file) and ``storage_unavailable()`` is raised. A bucket's object is not deleted: the bucket
-    refused it or did not answer (a delete would wait as long); the name is logged, since an
-    upload whose answer timed out may still land once the bucket answers again.
+    file) and ``storage_unavailable()`` is raised. A bucket's object is not deleted here: the
+    bucket refused it, or did not answer (a delete would wait as long). A write the bucket did
+    not answer in time may still land once it answers again: its name is handed to a worker
+    that deletes it then (``stored_file_discard_later``), whatever the caller's transaction
+    does (no row will ever name it).
     """
     field = field_file.field
     # ``upload_to`` names carry a random part, so this name is the one the storage keeps (it
@@ -180,6 +189,8 @@ def kept_file_save(field_file, name: str, content) -> str:
     except storage_errors() as error:
         if isinstance(error, bucket_errors()):
             logger.warning("Storage write of %s failed, not kept: %r", stored, error)
+            if storage_stalled(error):
+                stored_file_discard_later(stored)
         else:
             logger.warning("Storage write of %s failed, deleting it: %r", stored, error)
             try:
@@ -189,3 +200,36 @@ def kept_file_save(field_file, name: str, content) -> str:
         raise storage_unavailable() from error
     setattr(field_file.instance, field.attname, stored)
     return stored
+
+
+# The worker's task that deletes a refused write's object (``pwscup.core.tasks``), sent by name:
+# the services cannot import the tasks.
+DISCARD_TASK = "pwscup.core.tasks.stored_file_discard"
+# The deletes of one name: once the bucket answers again, and once more a while later.
+DISCARD_PASSES = 2
+
+
+def stored_file_discard_later(name: str, *, passes: int = DISCARD_PASSES, countdown=None) -> bool:
+    """Have a worker delete ``name`` from the storage (``stored_file_discard``), ``countdown``
+    seconds from now (at once by default), then ``passes - 1`` more times, each
+    ``PWSCUP_STORAGE_DISCARD_AGAIN_AFTER`` seconds after the last delete the storage answered.
+
+    For the object of a write refused because the bucket did not answer in time: it had been
+    sent, and the bucket may store it once it answers again, even after a first delete that
+    it answered at once (the write's request was still in its hands). Sent at once, not when
+    a transaction commits: the name's row was rolled back. False, with the name logged for
+    an operator to delete, when the broker cannot be reached."""
+    try:
+        current_app.send_task(
+            DISCARD_TASK, args=(name,), kwargs={"passes": passes}, countdown=countdown
+        )
+    except (KombuError, OSError) as error:
+        logger.warning("A refused write's %s may land later; delete it: %r", name, error)
+        return False
+    return True
+
+
+def stored_file_discard(name: str) -> None:
+    """Delete ``name`` from the storage; nothing to do when it is not there. Raises
+    ``storage_errors()`` when the storage does not answer (``storage_stalled``: try later)."""
+    default_storage.delete(name)

@@ -28,6 +28,9 @@ PWSCUP_STORAGE_RETRIES = env.int("PWSCUP_STORAGE_RETRIES", default=2)
 # Keep it below GUNICORN_THREADS, so pages that do not touch the storage always find a thread.
 PWSCUP_STORAGE_WRITE_SLOTS = env.int("PWSCUP_STORAGE_WRITE_SLOTS", default=2)
 PWSCUP_STORAGE_SLOT_WAIT = env.float("PWSCUP_STORAGE_SLOT_WAIT", default=1.0)
+# A write the bucket did not answer in time may still land once it answers again: a worker
+# deletes its name then, and once more this many seconds later (pwscup.core.storage).
+PWSCUP_STORAGE_DISCARD_AGAIN_AFTER = env.float("PWSCUP_STORAGE_DISCARD_AGAIN_AFTER", default=60.0)
 # /healthz reports the local storage degraded (503) with less free space than this (bytes).
 PWSCUP_MIN_FREE_BYTES = env.int("PWSCUP_MIN_FREE_BYTES", default=512 * 1024**2)
 

@@ -21,7 +21,7 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 import numpy as np
 import pandas as pd
@@ -55,8 +55,10 @@ from tests.pwscup.brokers import (
 )
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now, toy_csv
 from tests.pwscup.factories import answer_bytes, evaluate_bytes, team_original
+from tests.s3 import LateAnswers
 from tests.support import (
     child_env,
+    csv_upload,
     free_port,
     gunicorn_command,
     http_status,
@@ -109,7 +111,11 @@ def s3_site(django_db_setup, s3_server, tmp_path_factory):
     try:
         with broker_at(redis.url):
             worker = start_worker(
-                broker_url=redis.url, name=name, log_path=logs / "worker.log", extra_env=storage
+                broker_url=redis.url,
+                name=name,
+                log_path=logs / "worker.log",
+                # A refused write's late object: its second delete a second after the first.
+                extra_env={**storage, "PWSCUP_STORAGE_DISCARD_AGAIN_AFTER": "1"},
             )
             try:
                 wait_for_worker(worker, name, logs / "worker.log")
@@ -469,6 +475,57 @@ def test_the_server_refuses_an_unsigned_read_of_an_object_and_would_serve_a_publ
         "http://acs.amazonaws.com/groups/global/AllUsers"
     ]
     assert _unsigned_get(s3_site, control) == 200
+
+
+def test_a_write_the_bucket_stores_after_the_upload_was_refused_is_deleted(
+    make_world, s3_site, client, settings
+):
+    # The bucket stores the upload's object but its answers come late (held by a forwarder):
+    # the write passes its deadline and the upload is refused 503, yet the object is in the
+    # bucket, under a name no row will ever hold. The site's worker deletes it.
+    world = make_world(slug="s3late")
+    content = noisy_copy(world.original, seed=4051)
+    late = LateAnswers(s3_site.s3.host, s3_site.s3.port)
+    storage = s3_site.s3.storage(s3_site.bucket, read_timeout=1, retries=0)
+    storage["OPTIONS"]["endpoint_url"] = late.url
+    settings.STORAGES = {**settings.STORAGES, "default": storage}
+    from django.core.files.storage import default_storage
+
+    writes = []
+
+    def answer_late(request, **kwargs):
+        writes.append(request.url)
+        late.hold()  # the name was checked free (a HEAD answered); the write's answer waits
+
+    events = default_storage.connection.meta.client.meta.events
+    events.register("before-send.s3.PutObject", answer_late)
+    try:
+        response = client.post(
+            reverse("api:submissions", args=[world.competition.slug, world.round.slug]),
+            {"file": csv_upload(content)},
+            HTTP_AUTHORIZATION=_bearer(world.users["a"])["Authorization"],
+        )
+        assert response.status_code == 503, response.content[:300]
+        assert response.json()["code"] == "storage_unavailable"
+        assert not AnonymizationSubmission.objects.exists()
+        # The bucket did store the write it never answered in time (its log says 200).
+        name = unquote(urlsplit(writes[0]).path).split(f"/{s3_site.bucket}/", 1)[1]
+        stored = f'"PUT /{s3_site.bucket}/{quote(name)} HTTP/1.1" 200'
+        wait_for(
+            lambda: stored in s3_site.s3.log_path.read_text(),
+            timeout=60,
+            what=f"the bucket to store {name}",
+        )
+    finally:
+        events.unregister("before-send.s3.PutObject", answer_late)
+        late.close()
+    wait_for(
+        lambda: name not in s3_site.objects(),
+        timeout=60,
+        what=f"the worker to delete the refused upload's object {name}",
+    )
+    digests = {hashlib.sha256(body).hexdigest() for body in s3_site.objects().values()}
+    assert hashlib.sha256(content).hexdigest() not in digests
 
 
 # --- the DP game ---------------------------------------------------------------------------
