@@ -248,7 +248,8 @@ def upload_keep(
 
     The file's write takes one of the process's storage write slots; with none free, or when
     the storage fails (full, refusing, not answering in time), the upload is refused (503,
-    ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``).
+    ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``; a write the
+    bucket answered too late, which it may still store, is deleted by a worker).
 
     The upload locks the team's data choice in the round (``choice_lock``), unless the kind
     refuses it as it is kept (``locks_choice=False``: stored FAILED at once, it used none of
