@@ -114,8 +114,9 @@ def s3_site(django_db_setup, s3_server, tmp_path_factory):
                 broker_url=redis.url,
                 name=name,
                 log_path=logs / "worker.log",
-                # A refused write's late object: its second delete a second after the first.
-                extra_env={**storage, "PWSCUP_STORAGE_DISCARD_AGAIN_AFTER": "1"},
+                # A refused write's late object: its second delete 5 s after the first (the
+                # first may come before a loaded bucket has stored it).
+                extra_env={**storage, "PWSCUP_STORAGE_DISCARD_AGAIN_AFTER": "5"},
             )
             try:
                 wait_for_worker(worker, name, logs / "worker.log")
