@@ -214,6 +214,8 @@ class TwoSidedKind(RoundKind):
         attack = attack_phase_of(self.lifecycle, round)
         if results_wait(state, attack_closed=attack is not None and attack.has_closed()):
             return _("Attack phase over · results wait for the organizers")
+        if state.frozen_at is not None and attack is not None and timezone.now() < attack.opens_at:
+            return _("Releases frozen · attack phase not open yet")
         if state.frozen_at is not None:
             return _("Releases frozen · attack phase")
         return self.release_phase_note(state) or _("Release phase")

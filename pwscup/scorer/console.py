@@ -29,7 +29,11 @@ from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
-from pwscup.submissions.two_sided_phases import named_phases, results_waiting
+from pwscup.submissions.two_sided_phases import (
+    attack_opens_later,
+    named_phases,
+    results_waiting,
+)
 
 
 @login_required
@@ -272,6 +276,7 @@ def panel_context(round_) -> dict | None:
         "competition": round_.competition,
         "scorer": scorer,
         "results_wait": results_waiting(scorer),
+        "attack_opens_at": attack_opens_later(scorer),
         "config": selectors.round_config(round_),
         "phases": named_phases(round_),
         "current": selectors.current_program(scorer=scorer),

@@ -1,6 +1,8 @@
 """The two phases of a two-sided round (a release phase, then an attack phase on the frozen
 releases), as the kinds' selectors, consoles and API read them."""
 
+from django.utils import timezone
+
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.kinds.two_sided import results_wait
@@ -23,6 +25,17 @@ def results_waiting(row) -> bool:
     in place of "attack phase" once its attack phase has closed."""
     attack = attack_phase(row.round)
     return results_wait(row, attack_closed=attack is not None and attack.has_closed())
+
+
+def attack_opens_later(row):
+    """When the attack phase of the round of the kind's row opens, while its releases are
+    frozen, its results not published and that phase not open yet (the round is between its
+    phases: PWSCup 2026's "data hand-over"); else ``None``. What the consoles' panels say in
+    place of "attack phase" then."""
+    attack = attack_phase(row.round)
+    if row.frozen_at is None or row.results_published or attack is None:
+        return None
+    return attack.opens_at if timezone.now() < attack.opens_at else None
 
 
 def named_phases(round_) -> list[tuple[Phase | None, str]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import choice_state
@@ -103,6 +104,17 @@ class TwoSidedPhases:
     @property
     def attack_open(self) -> bool:
         return self.attack_state == "open" and self.frozen and not self.published
+
+    @property
+    def attack_upcoming(self) -> bool:
+        """Frozen, the results not published and the attack phase not open yet: the round is
+        between its phases (PWSCup 2026's "data hand-over"); ``attack_opens_at`` says when it
+        opens."""
+        return self.frozen and not self.published and self.attack_state == "upcoming"
+
+    @property
+    def attack_opens_at(self):
+        return self.attack_phase.opens_at if self.attack_phase else None
 
     @property
     def attack_over(self) -> bool:
@@ -204,6 +216,8 @@ def two_sided_next_steps(*, state, team) -> list:
         if state.release_state == "upcoming":
             return [NextStep(_("The release phase has not opened yet."))]
         return [NextStep(_("The release phase is closed: the organizers freeze next."))]
+    if state.attack_upcoming:
+        return [_attack_upcoming_step(state)]
     if state.attack_open:
         return [
             NextStep(str(steps.targets), tab_url(round_, DATA) + steps.targets_anchor, _("Data")),
@@ -216,6 +230,18 @@ def two_sided_next_steps(*, state, team) -> list:
             _("Results"),
         )
     ]
+
+
+def _attack_upcoming_step(state) -> NextStep:
+    """Between the phases: when the attack phase opens (in the page's time zone, the
+    round's), and the targets' files to get meanwhile on the Data tab."""
+    at = date_format(timezone.localtime(state.attack_opens_at), "Y-m-d H:i T")
+    text = _(
+        "The releases are frozen; the attack phase opens at %(at)s. Meanwhile, download the "
+        "targets' files on the Data tab."
+    ) % {"at": at}
+    steps = state.next_step_words
+    return NextStep(text, tab_url(state.round_row.round, DATA) + steps.targets_anchor, _("Data"))
 
 
 class TwoSidedTabs(RoundTabs):

@@ -31,7 +31,11 @@ from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.session_drafts import draft_bytes, draft_upload
 from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
-from pwscup.submissions.two_sided_phases import named_phases, results_waiting
+from pwscup.submissions.two_sided_phases import (
+    attack_opens_later,
+    named_phases,
+    results_waiting,
+)
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
@@ -212,6 +216,7 @@ def panel_context(round_) -> dict | None:
         "round": round_,
         "synthetic": synthetic,
         "results_wait": results_waiting(synthetic),
+        "attack_opens_at": attack_opens_later(synthetic),
         "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True, packs=packs),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],

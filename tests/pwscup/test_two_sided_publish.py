@@ -138,7 +138,8 @@ def test_the_console_s_round_list_says_the_attack_phase_is_over_once_it_has_clos
     attack = world.round.phases.get(kind="attack")
     later = attack.closes_at + dt.timedelta(days=1)
     Phase.objects.filter(pk=attack.pk).update(opens_at=attack.closes_at, closes_at=later)
-    assert _console_note(browser, world, "en") == NOTES["frozen"]["en"]  # not open yet
+    # not open yet (test_two_sided_gap)
+    assert _console_note(browser, world, "en") == "Releases frozen · attack phase not open yet"
     Phase.objects.filter(pk=attack.pk).update(opens_at=attack.opens_at, closes_at=later)
     assert _console_note(browser, world, "en") == NOTES["frozen"]["en"]  # open
     round_phases_close(round=world.round)
