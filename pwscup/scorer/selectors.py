@@ -181,6 +181,12 @@ def round_targets(*, scorer: ScorerRound):
     )
 
 
+def published_as_target(*, release: Release) -> bool:
+    """Whether the freeze published ``release`` as its team's target: its public files are
+    then what the attackers downloaded, and stay as they are."""
+    return Target.objects.filter(release=release).exists()
+
+
 def attack_target_choices(*, scorer: ScorerRound, team: Team):
     """The targets a team may attack: every frozen target but its own."""
     return round_targets(scorer=scorer).exclude(team=team)

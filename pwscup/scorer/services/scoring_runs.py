@@ -189,7 +189,10 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
         values["scores"] = result.scores
         if attack and upload.target_id is None:
             values["targets"] = result.targets
-        values.update(_stored_outputs(upload, result, public=not attack))
+        # A frozen target's public files are what the attackers downloaded and attacked: a
+        # rescore by a new version replaces its scores, never the files the freeze published.
+        public = not attack and not selectors.published_as_target(release=upload)
+        values.update(_stored_outputs(upload, result, public=public))
         return Status.FINISHED, None, values
     except ScoringError as error:
         return Status.FAILED, JobMessage.from_scoring_error(error), {"program": program}
