@@ -31,6 +31,10 @@ GAP = {
         "en": "Releases frozen at {frozen}; the attack phase opens at {at}.",
         "ja": "{frozen} に公開データを凍結しました。攻撃フェーズは {at} に始まります。",
     },
+    "closed": {
+        "en": "The release phase is closed; the releases are not frozen yet.",
+        "ja": "開示フェーズは終了しました。公開データはまだ凍結されていません。",
+    },
     "note": {
         "en": "Releases frozen · attack phase not open yet",
         "ja": "公開データ凍結済み・攻撃フェーズ開始前",
@@ -101,3 +105,18 @@ def test_the_console_says_the_attack_phase_is_not_open_yet_between_the_phases(ki
         )
         assert panel.startswith(expected), (language, panel)
         assert _console_note(browser, world, language) == GAP["note"][language]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_overview_says_the_release_phase_is_closed_before_the_freeze(kind):
+    """Between the release phase's close and the freeze the round is not in its release
+    phase any more: the state line says it is closed, the releases not frozen yet."""
+    world, _row, _freeze, _publish = KINDS[kind](f"shut{kind[:3]}")
+    browser = Client()
+    browser.force_login(world.users["a"])
+    for language in ("en", "ja"):
+        page = browser.get(
+            tab_url(world.round, OVERVIEW), HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        state = page.split('data-testid="round-state">')[1].split("</p>")[0]
+        assert _text(state) == GAP["closed"][language], language
