@@ -75,7 +75,12 @@ OTHER_FIELD_LABELS = {
     "config": _("Configuration"),
     "anonymization_phase": _("Anonymization phase"),
     "attack_phase": _("Attack phase"),
+    "release_phase": _("Release phase"),
 }
+
+# The fields of a phase the *Dates and limits* page records as ``<phase>_<field>``
+# (``pwscup.competitions.phases_edit.phases_edit_changes``).
+PHASE_FIELDS = ("opens_at", "closes_at", "daily_limit", "total_limit", "target_limit")
 
 # The labels of the values a key may hold that are a model's choices or fixed words (a
 # data pack's role, the standings' rule, the secrets an archive includes), registered by
@@ -203,7 +208,18 @@ def field_label(name: str, *, action: str = "") -> str:
         if verbose:
             return str(verbose)
     other = OTHER_FIELD_LABELS.get(name) or LABELS.get(name)
-    return str(other) if other else name
+    return str(other) if other else _phase_field_label(name) or name
+
+
+def _phase_field_label(name: str) -> str:
+    """``<phase>_<field>`` as the phase's name and the field's (*Release phase: closes
+    at*); ``""`` for any other name."""
+    for field in PHASE_FIELDS:
+        phase = OTHER_FIELD_LABELS.get(name.removesuffix(f"_{field}") + "_phase")
+        if name.endswith(f"_{field}") and phase:
+            verbose = apps.get_model("competitions", "Phase")._meta.get_field(field).verbose_name
+            return gettext("%(phase)s: %(field)s") % {"phase": phase, "field": verbose}
+    return ""
 
 
 def choice_text(labels: dict, value: str) -> str:

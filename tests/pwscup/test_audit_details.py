@@ -210,3 +210,35 @@ def test_the_log_s_details_escape_every_text_and_write_each_moment_as_a_time():
         "Team: &lt;script&gt;alert(1)&lt;/script&gt; &amp; co"
     )
     assert strip_tags(html) == escape(line)  # the same words as the text the admin shows
+
+
+@pytest.mark.django_db
+def test_a_round_s_dates_edit_names_each_phase_field_by_its_words():
+    """The *Dates and limits* page records its fields as ``<phase>_<field>``
+    (``phases_edit_changes``): the log names them by the phase and the field, in the
+    reader's language, never by the key (a Japanese organizer read ``release_closes_at``)."""
+    from pwscup.competitions.phases_edit import phases_edit_changes
+
+    phases = {"release": _phase(), "attack": _phase()}
+    changed = phases_edit_changes(stored={}, phases=phases)
+    assert "release_closes_at" in changed and "attack_closes_at" in changed
+    release = {"changed": ["release_opens_at", "release_closes_at", "release_daily_limit"]}
+    expected = {
+        "ja": "開示フェーズ：開始日時、開示フェーズ：締切日時、開示フェーズ：1 日あたりのアップロード数",
+        "en": "Release phase: opens at, Release phase: closes at, Release phase: uploads per day",
+    }
+    for language, text in expected.items():
+        with override(language):
+            assert detail_pairs(release, action="round_edited")[0][1] == text, language
+            every = detail_pairs({"changed": changed}, action="round_edited")[0][1]
+            assert not any(name in every for name in changed), (language, every)
+
+
+def _phase():
+    """A phase's wanted values as the dates page hands them to ``phases_edit_changes``."""
+    from types import SimpleNamespace
+
+    now = timezone.now()
+    return SimpleNamespace(
+        opens_at=now, closes_at=now, daily_limit=1, total_limit=1, target_limit=1
+    )
