@@ -28,6 +28,13 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
             "team": row.team,
             "own": row.team.pk == own_id,
             "primary": _text(row.primary),
+            # The round's other release scores, in its columns' order (PWSCup 2026's parts
+            # of the utility), as the API's leaderboard gives them.
+            "others": [
+                _text((row.release.scores or {}).get(column["key"]))
+                for column in state.release_columns
+                if not column["primary"]
+            ],
             "protection": _text(row.protection),
             "failed_gates": [
                 score_text.gate_text(gate, config=state.config) for gate in row.failed_gates
