@@ -198,7 +198,11 @@ def action_models(action: str) -> list:
 
 def field_label(name: str, *, action: str = "") -> str:
     """The ``verbose_name`` of the field ``name`` of the model the action edits; else the
-    key's label; else the name as recorded."""
+    key's label; else the name as recorded. A phase's field of the *Dates and limits* page
+    (``<phase>_<field>``) reads the same whichever model holds a field of that name."""
+    phase_field = _phase_field_label(name)
+    if phase_field:
+        return phase_field
     for model in action_models(action):
         try:
             field = model._meta.get_field(name)
@@ -208,7 +212,7 @@ def field_label(name: str, *, action: str = "") -> str:
         if verbose:
             return str(verbose)
     other = OTHER_FIELD_LABELS.get(name) or LABELS.get(name)
-    return str(other) if other else _phase_field_label(name) or name
+    return str(other) if other else name
 
 
 def _phase_field_label(name: str) -> str:

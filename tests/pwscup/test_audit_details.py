@@ -227,9 +227,15 @@ def test_a_round_s_dates_edit_names_each_phase_field_by_its_words():
         "ja": "開示フェーズ：開始日時、開示フェーズ：締切日時、開示フェーズ：1 日あたりのアップロード数",
         "en": "Release phase: opens at, Release phase: closes at, Release phase: uploads per day",
     }
+    attack = {"changed": ["attack_opens_at", "attack_closes_at"]}
+    same = {
+        "ja": "攻撃フェーズ：開始日時、攻撃フェーズ：締切日時",
+        "en": "Attack phase: opens at, Attack phase: closes at",
+    }
     for language, text in expected.items():
         with override(language):
             assert detail_pairs(release, action="round_edited")[0][1] == text, language
+            assert detail_pairs(attack, action="round_edited")[0][1] == same[language]
             every = detail_pairs({"changed": changed}, action="round_edited")[0][1]
             assert not any(name in every for name in changed), (language, every)
 
