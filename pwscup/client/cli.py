@@ -3,9 +3,9 @@ the data, from a terminal or a script, in a round of any kind.
 
 The client asks the API what the round is (``…/rounds/{r}/status/``: what the team may upload
 and to which address, with which fields; what it may download now; its uploads) and shows
-its leaderboard as the API gives it (``…/standings/``): it knows no kind. ``attack ROUND TARGET FILE``
+its leaderboard as the API gives it (``…/standings/``): it knows no kind. ``attack ROUND [TARGET] FILE``
 is ``submit --type attack --field target=TARGET`` in a round of any kind that declares such an
-upload; only ``targets`` reads a first-game endpoint (a round without it says so).
+upload (no TARGET where one attack covers every target: its status declares no ``target``); only ``targets`` reads a first-game endpoint (a round without it says so).
 
 Messages in the user's language (``messages.py``: ``$PWSCUP_LANG``, else the locale).
 
@@ -188,7 +188,14 @@ def build_parser() -> argparse.ArgumentParser:
         "attack", help=tr("upload an attack on a target team (the round's attack file)")
     )
     _round_argument(attack)
-    attack.add_argument("target", help=tr("the target team's slug (see `pwscup status ROUND`)"))
+    attack.add_argument(
+        "target",
+        nargs="?",
+        help=tr(
+            "the target team's slug (see `pwscup status ROUND`); none in a round whose "
+            "attack covers every target"
+        ),
+    )
     attack.add_argument(
         "file", type=Path, help=tr("the attack file (CSV), as the round asks for it")
     )

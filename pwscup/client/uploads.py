@@ -205,8 +205,10 @@ def cmd_submit(api: Api, args, *, status: dict | None = None) -> int:
 
 def _after_upload(api: Api, args, accepted: dict, show) -> int:
     """The accepted upload's id, or with ``--wait`` its outcome: ``show(upload)`` once it is
-    scored, then on stderr the message a finished upload may carry (a warning the team must
-    see: a release kept and scored that fails a gate); the reason when it failed."""
+    scored and the platform's remark on it after them (``remarks: fails the gate Information
+    loss ≤ 6``, the round's pages' words), then on stderr the message a finished upload may
+    carry (a warning the team must see: a release kept and scored that fails a gate); the
+    reason when it failed."""
     if not args.wait:
         print(with_id(accepted))
         return 0
@@ -214,6 +216,8 @@ def _after_upload(api: Api, args, accepted: dict, show) -> int:
     if upload["status"] == FAILED:
         return _failed(upload)
     shown = show(upload)
+    if upload.get("remark"):
+        print(f"{tr('remarks')}: {upload['remark']}")
     if upload.get("message"):
         sys.stdout.flush()  # after the scores in a terminal, where both streams meet
         print(upload["message"], file=sys.stderr)
@@ -234,15 +238,29 @@ def _print_rate(upload: dict) -> int:
 
 def cmd_attack(api: Api, args) -> int:
     """``submit --type attack --field target=TARGET``: the round's attack upload, in a round of
-    any kind that declares one against a target (a round that takes none says so)."""
+    any kind that declares one against a target; in a round whose attack covers every target
+    (its status declares no ``target`` field) the same without a target, and a target given
+    there is refused before anything is sent (the server would refuse it: 400)."""
     upload_file(args.file)
     status = api.get(round_path(args.round, "status/"))
     kind = choose_type(status, "attack")
-    if not any(field["name"] == "target" for field in kind["fields"]):
+    names_target = any(field["name"] == "target" for field in kind["fields"])
+    if not names_target and args.target is not None:
         raise UsageError(
-            tr("this round's attack names no target: `pwscup submit ROUND FILE --type attack`")
+            tr(
+                "this round's attack covers every target at once: give no target "
+                "(`pwscup attack ROUND FILE`)"
+            )
         )
-    args.type, args.field = "attack", [*args.field, ("target", args.target)]
+    if names_target and args.target is None:
+        raise UsageError(
+            tr(
+                "give the target team: `pwscup attack ROUND TARGET FILE` (see `pwscup status ROUND`)"
+            )
+        )
+    args.type = "attack"
+    if names_target:
+        args.field = [*args.field, ("target", args.target)]
     return cmd_submit(api, args, status=status)
 
 

@@ -274,7 +274,7 @@ def test_attack_is_the_round_s_attack_upload_in_a_round_of_any_kind(tmp_path, mo
     assert args.run(api, args) == 0
     assert api.sent == [("/syn/attacks/", {"target": "teamb"})]
     no_target = _AttackRound([release, {**ATTACK, "fields": []}])
-    with pytest.raises(UsageError, match="attack names no target"):
+    with pytest.raises(UsageError, match="attack covers every target at once: give no target"):
         args.run(no_target, args)
     with pytest.raises(
         UsageError, match="no submission type 'attack' in this round; it takes: release"
