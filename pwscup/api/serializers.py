@@ -123,6 +123,13 @@ class DownloadSerializer(serializers.Serializer):
     name = serializers.CharField(help_text=gettext_lazy("The file's name."))
     label = serializers.CharField()
     url = serializers.CharField()
+    target = serializers.CharField(
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy(
+            "The slug of the team whose target (frozen release) the file is of; null: none."
+        ),
+    )
 
 
 class RoundUploadSerializer(serializers.Serializer):

@@ -228,7 +228,10 @@ def cmd_targets(api: Api, args) -> int:
         if error.status != 404:
             raise
         status = api.get(round_path(args.round, "status/"))  # no such round: its own 404
-        return _targets_of_an_upload_field(status)
+        shown = _targets_of_an_upload_field(status, downloading=bool(args.download))
+        if args.download:
+            _download_targets_files(api, status, Path(args.download))
+        return shown
     rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
     if rows:
         print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
@@ -247,10 +250,25 @@ def cmd_targets(api: Api, args) -> int:
     return 0
 
 
-def _targets_of_an_upload_field(status: dict) -> int:
+def _download_targets_files(api: Api, status: dict, folder: Path) -> None:
+    """``--download DIR`` in a round without the first game's endpoint: the files of the
+    round status's ``downloads`` that are a target's (``target``: its team's slug; a scorer
+    round's ``teamb_public.zip``), under the names the status gives; none yet is said."""
+    found = [item for item in status.get("downloads", []) if item.get("target")]
+    if not found:
+        print(tr("No target's file to download now."), file=sys.stderr)
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for item in found:
+        path = api.download(item["url"], folder / Path(item["name"]).name)
+        print(tr("saved {path}").format(path=path), file=sys.stderr)
+
+
+def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> int:
     """A round of another kind than the first game's has no targets endpoint; when one of
     its uploads names a target (a ``target`` field with choices), those are its targets:
-    listed, their files being among ``pwscup download`` 's. Else it has none to list."""
+    listed, their files being among ``pwscup download`` 's (and ``--download`` 's,
+    ``downloading``: then not said). Else it has none to list."""
     choices = [
         choice
         for kind in status.get("submission_types", [])
@@ -262,12 +280,14 @@ def _targets_of_an_upload_field(status: dict) -> int:
         # An attack covering every target at once (a scorer round's all_targets mode, PWSCup
         # 2024 and 2025): it has targets, none to name; said so rather than "no targets".
         print(tr("This round's attack covers every target at once: it names none."))
-        print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
+        if not downloading:
+            print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
         return 0
     if not choices:
         raise UsageError(
             tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")
         )
     print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
-    print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
+    if not downloading:
+        print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
     return 0

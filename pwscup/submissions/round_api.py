@@ -44,12 +44,17 @@ def download(name: str, label: str, url: str) -> dict:
     return {"name": name, "label": label, "url": url}
 
 
-def api_download(access, url_name: str, name: str, label: str, *args, query: str = "") -> dict:
+def api_download(
+    access, url_name: str, name: str, label: str, *args, query: str = "", target: str = ""
+) -> dict:
     """One entry of the round status's ``downloads``: the file ``name`` at the API's
     endpoint ``url_name`` under the caller's round (``args``: the route's values after the
-    round's, ``query``: its query string)."""
+    round's, ``query``: its query string); ``target``: the slug of the team whose target
+    (frozen release) the file is of, which ``pwscup targets --download`` saves (the API
+    says ``null`` for a file of no target)."""
     url = reverse(f"api:{url_name}", args=[*round_args(access.round), *args])
-    return download(name, label, f"{url}?{query}" if query else url)
+    entry = download(name, label, f"{url}?{query}" if query else url)
+    return {**entry, "target": target} if target else entry
 
 
 def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:

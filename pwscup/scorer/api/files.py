@@ -129,6 +129,7 @@ def downloads(access, scorer) -> list[dict]:
                     target_public_name(target),
                     _("Release of %(team)s") % {"team": target.team.name},
                     target.team.slug,
+                    target=target.team.slug,
                 )
             )
     return found
