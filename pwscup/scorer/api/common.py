@@ -47,15 +47,32 @@ def program_label(upload) -> str:
     return upload.program.label if upload.program_id and upload.program else ""
 
 
-def release_json(release: Release, *, final_pk: int | None) -> dict:
+def gates_remark(scores: dict, *, config) -> str:
+    """What the platform says of a scored release in a round with gates, as the Submit tab
+    does: each gate it fails, by its score's label and bound (*fails the gate Information
+    loss ≤ 6*), else that it passes them; ``""`` in a round without gates."""
+    if not config.gates:
+        return ""
+    failed = selectors.gate_failures(scores, config=config)
+    if not failed:
+        return _("passes the gates")
+    return "; ".join(
+        _("fails the gate %(gate)s") % {"gate": score_text.gate_text(gate, config=config)}
+        for gate in failed
+    )
+
+
+def release_json(release: Release, *, final_pk: int | None, config) -> dict:
     """A release as every kind's upload reads in the API (its addresses are the core's):
-    its scores as stored, and their texts (an integer stays one)."""
-    scores = dict(release.scores) if release.status == Release.Status.FINISHED else {}
+    its scores as stored, and their texts (an integer stays one); its ``remark``, once
+    scored, the round's gates it fails or that it passes them (``gates_remark``)."""
+    scored = release.status == Release.Status.FINISHED
+    scores = dict(release.scores) if scored else {}
     return {
         "about": "",
         "message": job_message_text(release),
         "note": release.note,
-        "remark": "",
+        "remark": gates_remark(scores, config=config) if scored else "",
         "program": program_label(release),
         **scores_answer(scores, text=score_text.format_score),
         "final": release.pk == final_pk,

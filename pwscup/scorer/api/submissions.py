@@ -65,8 +65,12 @@ class ScorerReleases(ScorerUploads, FinalReleases):
             "program", "scorer__round__competition"
         )
 
+    def context(self, part, access) -> dict:
+        """The final release's pk and the round's rules (its gates), read once per request."""
+        return {**super().context(part, access), "config": selectors.round_config(part.round)}
+
     def as_json(self, upload, part, access, context):
-        return release_json(upload, final_pk=context["final_pk"])
+        return release_json(upload, final_pk=context["final_pk"], config=context["config"])
 
 
 def refuse_attack_shape(scorer, slug: str, *, per_target: bool) -> None:
