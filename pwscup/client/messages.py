@@ -159,12 +159,18 @@ JA = {
         "{url}: このアドレスに PWSCup の API はありません。サイトのアドレスを指定してください"
     ),
     "interrupted": "中断しました",
-    "this round's attack names no target: `pwscup submit ROUND FILE --type attack`": (
-        "このラウンドの攻撃は対象を指定しません: `pwscup submit ROUND FILE --type attack` で提出してください"
+    "this round's attack covers every target at once: give no target (`pwscup attack ROUND FILE`)": (
+        "このラウンドの攻撃は 1 回の提出ですべての攻撃対象を攻撃します。攻撃対象は指定しないでください"
+        " (`pwscup attack ROUND FILE`)"
+    ),
+    "give the target team: `pwscup attack ROUND TARGET FILE` (see `pwscup status ROUND`)": (
+        "攻撃対象のチームを指定してください: `pwscup attack ROUND TARGET FILE`"
+        " (`pwscup status ROUND` で確認できます)"
     ),
     "This round's attack covers every target at once: it names none.": (
         "このラウンドの攻撃は 1 回の提出ですべての攻撃対象を攻撃します（攻撃対象は指定しません）。"
     ),
+    "No target's file to download now.": "今ダウンロードできる攻撃対象のファイルはありません。",
     "this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`": (
         "このラウンドには攻撃対象の一覧がありません。`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
     ),
@@ -233,8 +239,10 @@ JA = {
     "upload an attack on a target team (the round's attack file)": (
         "攻撃対象のチームへの攻撃をアップロードする (ラウンドの攻撃ファイル)"
     ),
-    "the target team's slug (see `pwscup status ROUND`)": (
-        "攻撃対象のチームのスラッグ (`pwscup status ROUND` を参照)"
+    "the target team's slug (see `pwscup status ROUND`); none in a round whose "
+    "attack covers every target": (
+        "すべての攻撃対象を 1 回で攻撃するラウンドでは指定しない、攻撃対象のチームのスラッグ"
+        " (`pwscup status ROUND` を参照)"
     ),
     "the attack file (CSV), as the round asks for it": "ラウンドが求める形の攻撃ファイル (CSV)",
     "error: {error}": "エラー: {error}",
