@@ -22,18 +22,26 @@ from tests.support import run_pwscup as run
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_an_attack_on_every_target_through_the_client(live_server, tmp_path):
-    """PWSCup 2025's one attack upload for every target: `pwscup attack ROUND FILE` needs no
-    target (it insisted on one, which the API refuses there), a target given is refused
-    before anything is sent; `targets --download` saves each target's public files (it only
-    pointed to `pwscup download`)."""
-    world = scorer_world(slug="scoall2", config={**CONFIG, "attack_mode": "all_targets"})
+def attack_phase_of_c(live_server, tmp_path, *, slug: str, config: dict = CONFIG):
+    """Teams A and B released, the attack phase open; team C logged in to the client: the
+    world, the targets by slug, C's folder and the round as the client names it."""
+    world = scorer_world(slug=slug, config=config)
     release(world, "a", release_bytes(noise=0))
     release(world, "b", release_bytes(noise=20, seed=1))
     targets = attack_phase(world)
     home = tmp_path / "c"
     log_in(live_server, world.users["c"], home)
-    ref = f"{world.competition.slug}/{world.round.slug}"
+    return world, targets, home, f"{world.competition.slug}/{world.round.slug}"
+
+
+def test_an_attack_on_every_target_through_the_client(live_server, tmp_path):
+    """PWSCup 2025's one attack upload for every target: `pwscup attack ROUND FILE` needs no
+    target (it insisted on one, which the API refuses there), a target given is refused
+    before anything is sent; `targets --download` saves each target's public files (it only
+    pointed to `pwscup download`)."""
+    world, targets, home, ref = attack_phase_of_c(
+        live_server, tmp_path, slug="scoall2", config={**CONFIG, "attack_mode": "all_targets"}
+    )
 
     listed = run(["targets", ref, "--download", "t"], config_dir=home)
     assert listed.returncode == 0, listed.stderr
@@ -57,13 +65,7 @@ def test_an_attack_on_every_target_through_the_client(live_server, tmp_path):
 
 
 def test_an_attack_on_one_target_still_needs_its_target(live_server, tmp_path):
-    world = scorer_world(slug="scoone2", letters="abc")
-    release(world, "a", release_bytes(noise=0))
-    release(world, "b", release_bytes(noise=20, seed=1))
-    targets = attack_phase(world)
-    home = tmp_path / "c"
-    log_in(live_server, world.users["c"], home)
-    ref = f"{world.competition.slug}/{world.round.slug}"
+    world, targets, home, ref = attack_phase_of_c(live_server, tmp_path, slug="scoone2")
     (home / "guess.csv").write_bytes(guess_bytes(targets["teama"]))
     missing = run(["attack", ref, "guess.csv"], config_dir=home, language="ja")
     assert missing.returncode == 2 and "攻撃対象のチームを指定してください" in missing.stderr
