@@ -2,6 +2,7 @@
 settings and the table), for everyone who sees the competition: only published rounds give
 rows, so the page tells nothing the rounds' own pages do not."""
 
+import unicodedata
 from dataclasses import dataclass
 
 from django.http import Http404
@@ -29,6 +30,30 @@ from scoring.display import format_figure
 BAR_HEIGHT, GAP, LEFT, WIDTH, DIGIT = 18, 6, 130, 380, 7
 
 
+# A team's name left of its bar: at most this many columns, a wide (Japanese) letter taking
+# two, as wide as about two ASCII letters at the chart's font.
+NAME_COLUMNS = 18
+
+
+def _columns(letter: str) -> int:
+    return 2 if unicodedata.east_asian_width(letter) in "WF" else 1
+
+
+def short_name(name: str) -> str:
+    """``name`` as the chart writes it: whole within ``NAME_COLUMNS`` columns, else cut to
+    one column less and "…" (``チームB 匿名化研…``): counted by letters, a Japanese name
+    twice as wide as its count began off the picture."""
+    if sum(_columns(letter) for letter in name) <= NAME_COLUMNS:
+        return name
+    kept, used = [], 0
+    for letter in name:
+        used += _columns(letter)
+        if used > NAME_COLUMNS - 1:
+            break
+        kept.append(letter)
+    return "".join(kept) + "…"
+
+
 @dataclass(frozen=True)
 class Bar:
     y: int
@@ -54,7 +79,7 @@ def standings_chart(table: StandingsTable) -> dict | None:
         Bar(
             y=index * (BAR_HEIGHT + GAP),
             width=round(max(abs(row.value) / top * plot, 1.0), 1),
-            name=row.team.name if len(row.team.name) <= 18 else row.team.name[:17] + "…",
+            name=short_name(row.team.name),
             label=label,
             rank=row.rank,
         )

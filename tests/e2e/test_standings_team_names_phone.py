@@ -1,6 +1,7 @@
 """The competition's standings at 390 px with Japanese team names: the team column wrapped
 them letter by letter (チー / ムC) to fit the screen; each name stays on one line, the table
-scrolling in its frame as the other tables do."""
+scrolling in its frame as the other tables do; the chart above it cuts a long name short
+within the picture."""
 
 from decimal import Decimal
 
@@ -18,7 +19,9 @@ LINES_OF = "e => { const r = document.createRange(); r.selectNodeContents(e); re
 
 
 @pytest.mark.parametrize("language", ["ja", "en"])
-def test_japanese_team_names_stay_whole_on_a_phone(web, e2e_world, language, cookie_log_in):
+def test_japanese_team_names_stay_whole_on_a_phone(
+    web, e2e_world, language, cookie_log_in, screenshot
+):
     from pwscup.accounts.models import Team
     from pwscup.competitions.standings_services import EntryInput, standings_update
 
@@ -42,6 +45,14 @@ def test_japanese_team_names_stay_whole_on_a_phone(web, e2e_world, language, coo
         cell = table.get_by_role("cell", name=name, exact=True)
         expect(cell).to_be_visible()
         assert cell.evaluate(LINES_OF) == 1, (language, name)
+    # The chart above the table: each bar's "rank. name" ends at the bars' left edge; a
+    # long Japanese name (counted by letters, each twice an ASCII letter's width) began
+    # off the picture (". チームB 匿名化研究室", its rank cut off).
+    chart = page.get_by_test_id("standings-chart").locator("svg")
+    left = chart.bounding_box()["x"]
+    for label in chart.locator("text[text-anchor=end]").all():
+        assert label.bounding_box()["x"] >= left, (language, label.text_content())
     frame = table.locator("xpath=..").bounding_box()
     assert frame["x"] >= 0 and frame["x"] + frame["width"] <= WIDTH, (language, frame)
     assert page_overflow(page) <= 0, (language, spilling_content(page))
+    screenshot(page, f"standings-team-names-{language}")
