@@ -175,7 +175,10 @@ def uploads_table(
         ]
         for u in uploads
     ]
-    headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *headline]
+    # Each score under the round's own name for it, in the reader's language (the API's
+    # ``metrics``: 有用性, not the program's key ``utility``).
+    names = {m["key"]: m["name"] or m["key"] for m in metrics}
+    headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *map(names.get, headline)]
     headers += [tr("note")] * notes + [tr("remarks")] * remarks
     reasons = [
         f"{upload_label(u)} {state_text(FAILED)}: {u['message']}"

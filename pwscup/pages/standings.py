@@ -41,7 +41,7 @@ def _columns(letter: str) -> int:
 
 def short_name(name: str) -> str:
     """``name`` as the chart writes it: whole within ``NAME_COLUMNS`` columns, else cut to
-    one column less and "…" (``チームB 匿名化研…``): counted by letters, a Japanese name
+    one column less and "…" (``チームB 情報科学…``): counted by letters, a Japanese name
     twice as wide as its count began off the picture."""
     if sum(_columns(letter) for letter in name) <= NAME_COLUMNS:
         return name

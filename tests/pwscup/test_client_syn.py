@@ -63,7 +63,8 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     releases = status.stdout[status.stdout.index("release: A synthetic release") :]
     header = line_of(releases, "#  ")
     # The platform's remark under its own heading; a release takes no note: no note column.
-    assert header.split()[5:10] == ["u_ml", "u_1", "r_copy", "r_copy_holdout", "remarks"]
+    # Each score under the round's name for it (the status's ``metrics``), not its key.
+    assert header.split()[5:10] == ["U_ML", "U_1", "R_copy", "R_copy(H)", "remarks"]
     assert "finished (final)" in line_of(releases, "#1 ")
     copy_line = line_of(releases, "#2 ")
     assert "(final)" not in copy_line and "fails the gates" in copy_line
@@ -83,7 +84,7 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
     attacks = status.stdout[status.stdout.index("attack: A membership-inference attack") :]
     assert status.stdout.index("release: ") < status.stdout.index("attack: ")
     assert "finished (final)" in line_of(releases, "#1 ")  # the chosen release
-    assert line_of(attacks, "#  ").split()[5:7] == ["tpr@0.1", "remarks"]
+    assert line_of(attacks, "#  ").split()[5:7] == ["TPR@FPR≤0.1", "remarks"]
     attack_line = line_of(attacks, "#1 ")
     assert "finished" in attack_line and "(final)" not in attack_line and "Team B" in attack_line
 

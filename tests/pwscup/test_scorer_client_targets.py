@@ -93,3 +93,8 @@ def test_submit_wait_says_which_gate_a_release_fails(
     submitted = run(["submit", ref, "release.csv", "--wait"], config_dir=home, language=language)
     assert submitted.returncode == 0, submitted.stderr
     assert words in submitted.stdout
+    # `status` heads each score with the round's name for it in the reader's language (it
+    # printed the program's key, `utility`, to a Japanese team).
+    status = run(["status", ref], config_dir=home, language=language)
+    header = next(line for line in status.stdout.splitlines() if line.startswith("#  "))
+    assert header.split()[-2] == {"en": "Utility", "ja": "有用性"}[language], header
