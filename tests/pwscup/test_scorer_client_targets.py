@@ -7,15 +7,8 @@ import zipfile
 import pytest
 
 from pwscup.scorer.models import Attack
-from tests.pwscup.scorer_world import (
-    CONFIG,
-    attack_phase,
-    guess_bytes,
-    release,
-    release_bytes,
-    scorer_world,
-    zipped,
-)
+from tests.pwscup import scorer_world as kit
+from tests.pwscup.scorer_world import CONFIG, guess_bytes, release_bytes
 from tests.pwscup.test_scorer_client import log_in
 from tests.support import run_pwscup as run
 
@@ -25,10 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def attack_phase_of_c(live_server, tmp_path, *, slug: str, config: dict = CONFIG):
     """Teams A and B released, the attack phase open; team C logged in to the client: the
     world, the targets by slug, C's folder and the round as the client names it."""
-    world = scorer_world(slug=slug, config=config)
-    release(world, "a", release_bytes(noise=0))
-    release(world, "b", release_bytes(noise=20, seed=1))
-    targets = attack_phase(world)
+    world = kit.scorer_world(slug=slug, config=config)
+    kit.release(world, "a", release_bytes(noise=0))
+    kit.release(world, "b", release_bytes(noise=20, seed=1))
+    targets = kit.attack_phase(world)
     home = tmp_path / "c"
     log_in(live_server, world.users["c"], home)
     return world, targets, home, f"{world.competition.slug}/{world.round.slug}"
@@ -52,7 +45,7 @@ def test_an_attack_on_every_target_through_the_client(live_server, tmp_path):
             assert set(archive.namelist()) == set(target.release.public_names)
 
     (home / "guess.zip").write_bytes(
-        zipped({f"{slug}.csv": guess_bytes(t) for slug, t in targets.items()})
+        kit.zipped({f"{slug}.csv": guess_bytes(t) for slug, t in targets.items()})
     )
     for language, words in (("en", "covers every target"), ("ja", "指定しないでください")):
         named = run(["attack", ref, "teama", "guess.zip"], config_dir=home, language=language)
@@ -85,7 +78,9 @@ def test_submit_wait_says_which_gate_a_release_fails(
     """A release scored but outside the round's gates: `submit --wait` printed its scores
     as any other's; it says which gate the release fails, as the Submit tab does."""
     gates = [{"key": "utility", "min": 1000000}]
-    world = scorer_world(slug=f"scogate{language}", letters="ab", config={**CONFIG, "gates": gates})
+    world = kit.scorer_world(
+        slug=f"scogate{language}", letters="ab", config={**CONFIG, "gates": gates}
+    )
     home = tmp_path / "a"
     log_in(live_server, world.users["a"], home)
     ref = f"{world.competition.slug}/{world.round.slug}"
