@@ -110,6 +110,29 @@ def test_a_release_round_trip_from_the_status_to_the_exact_scores():
     assert second["id"] != kept.pk
 
 
+def test_my_releases_public_files_are_a_download_before_and_after_the_freeze():
+    """What the program published of the team's final release (its frozen one once frozen):
+    what the attackers get of it, the team's to check; another team's status lists none."""
+    world = scorer_world(slug="scoapi9", letters="ab")
+    first = release(world, "a", release_bytes(noise=10, seed=3))
+    headers = bearer(world.users["a"])
+    name = f"teama_release_{first.number}_public.zip"
+    entry = {d["name"]: d for d in status_of(world, world.users["a"])["downloads"]}[name]
+    assert "#1" in entry["label"]
+    with first.public.open("rb") as stored:
+        assert body_of(Client().get(entry["url"], **headers)) == stored.read()
+    theirs = [d["name"] for d in status_of(world, world.users["b"])["downloads"]]
+    assert not [n for n in theirs if n.startswith("teama_")], theirs
+    release(world, "b", release_bytes(noise=12, seed=4))
+    target = attack_phase(world)["teama"]
+    after = {d["name"]: d for d in status_of(world, world.users["a"])["downloads"]}
+    mine = after[f"teama_release_{target.release.number}_public.zip"]
+    assert mine["url"] == address(world, "scorer-release-public", target.release.pk)
+    assert members(body_of(Client().get(mine["url"], **headers))) == {
+        "release.csv": public_release(target)
+    }
+
+
 def test_the_status_speaks_the_readers_language():
     world = scorer_world(slug="scoapi2", letters="a")
     status = status_of(world, world.users["a"], HTTP_ACCEPT_LANGUAGE="ja")

@@ -148,6 +148,7 @@ def test_another_teams_uploads_and_slot_stay_its_own():
         ("scorer-release-file", theirs.pk),
         ("scorer-attack", their_attack.pk),
         ("scorer-attack-file", their_attack.pk),
+        ("scorer-release-public", theirs.pk),
     ):
         assert client.get(address(world, name, pk), **a).status_code == 404, name
         assert client.get(address(world, name, pk), **b).status_code == 200, name

@@ -1,7 +1,8 @@
 """The files a scorer round serves through the API: the round's public pack (every team and
 the organizers), a team's own slot folder of the slots pack (never another team's), a team's
-own uploads as uploaded, and once the releases are frozen each target's public ZIP (what the
-program put in ``output/public``; to the teams of the competition and the organizers).
+own uploads as uploaded and what the program published of them (its team's only), and once
+the releases are frozen each target's public ZIP (what the program put in ``output/public``;
+to the teams of the competition and the organizers).
 
 The hidden packs (``DataPack.HIDDEN``: the reference data and the truth folder) have no
 address here: they reach the scorer's sandbox only."""
@@ -20,7 +21,7 @@ from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.scorer import selectors
 from pwscup.scorer.api.common import TARGETS, downloadable_targets, scorer_part
-from pwscup.scorer.models import DataPack
+from pwscup.scorer.models import DataPack, Release, Target
 from pwscup.submissions.round_api import api_download, require_participant, require_team
 from pwscup.submissions.submission_types import RoundEndpoints
 
@@ -37,6 +38,10 @@ def slot_name(team) -> str:
 
 def target_public_name(target) -> str:
     return f"{target.team.slug}_public.zip"
+
+
+def release_public_name(release) -> str:
+    return f"{release.team.slug}_release_{release.number}_public.zip"
 
 
 def upload_file_response(upload) -> FileResponse:
@@ -120,6 +125,13 @@ def downloads(access, scorer) -> list[dict]:
     team = access.team
     if team is not None and _slot_members(scorer, team):
         found.append(api_download(access, "scorer-slot", slot_name(team), _("Your team's folder")))
+    if team is not None and (release := _own_published(scorer, team)) is not None:
+        label = _("Your release's public files (#%(number)s)") % {"number": release.number}
+        found.append(
+            api_download(
+                access, "scorer-release-public", release_public_name(release), label, release.pk
+            )
+        )
     if scorer.frozen_at is not None:
         for target in downloadable_targets(access, scorer):
             found.append(
@@ -133,6 +145,17 @@ def downloads(access, scorer) -> list[dict]:
                 )
             )
     return found
+
+
+def _own_published(scorer, team) -> Release | None:
+    """The team's release whose public files the others see or will see: once frozen its
+    target's, before its final one (``None``: none, or it published no file)."""
+    if scorer.frozen_at is not None:
+        target = Target.objects.filter(scorer=scorer, team=team).select_related("release").first()
+        release = target.release if target is not None else None
+    else:
+        release = selectors.final_release(scorer=scorer, team=team)
+    return release if release is not None and release.public else None
 
 
 def _public_pack(scorer, team):
@@ -208,3 +231,19 @@ ROUND_ENDPOINTS.declare(
     _target_public,
     summary=gettext_lazy("A target's public files (what its release published at the freeze)"),
 )
+
+
+@ROUND_ENDPOINTS.declare(
+    "scorer/releases/<int:pk>/public.zip",
+    "scorer-release-public",
+    summary=gettext_lazy(
+        "What the program published of one of my team's releases (its public files: what the "
+        "attackers get of it once it is frozen)"
+    ),
+)
+def release_public(request, access, scorer, pk):
+    """One of the caller's team's releases' public files, whole (another team's: 404)."""
+    release = Release.objects.filter(scorer=scorer, team=require_team(access), pk=pk).first()
+    if release is None or not release.public:
+        raise Http404(_("This release published no file."))
+    return private_file_response(release.public, release_public_name(release), content_type=ZIP)

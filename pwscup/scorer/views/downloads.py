@@ -13,7 +13,12 @@ from django.http import FileResponse, Http404, HttpResponse
 from pwscup.accounts.access import kind_view
 from pwscup.core.files import private_file_response
 from pwscup.scorer import KEY
-from pwscup.scorer.api.files import slot_zip, slots_pack, target_public_response
+from pwscup.scorer.api.files import (
+    release_public_name,
+    slot_zip,
+    slots_pack,
+    target_public_response,
+)
 from pwscup.scorer.models import TeamSlot
 from pwscup.scorer.views.common import own_upload, published_target, scorer_part
 from pwscup.submissions.round_pages import require_participant
@@ -67,9 +72,7 @@ def upload_file(request, access, kind: str, pk: int):
 def release_public(request, access, pk: int):
     """What the program published of one of the team's releases (before a freeze too)."""
     release = own_upload(access, "releases", pk)
-    return private_file_response(
-        release.public, f"{release.team.slug}_release_{release.number}_public.zip", content_type=ZIP
-    )
+    return private_file_response(release.public, release_public_name(release), content_type=ZIP)
 
 
 @kind_view(KEY)
