@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import choice_state
@@ -233,15 +232,13 @@ def two_sided_next_steps(*, state, team) -> list:
 
 
 def _attack_upcoming_step(state) -> NextStep:
-    """Between the phases: when the attack phase opens (in the page's time zone, the
-    round's), and the targets' files to get meanwhile on the Data tab."""
-    at = date_format(timezone.localtime(state.attack_opens_at), "Y-m-d H:i T")
-    text = _(
-        "The releases are frozen; the attack phase opens at %(at)s. Meanwhile, download the "
-        "targets' files on the Data tab."
-    ) % {"at": at}
+    """Between the phases: the action only, the targets' files to get meanwhile on the Data
+    tab (the kind's ``targets`` words); when the attack phase opens is the schedule's state
+    line's, said once."""
     steps = state.next_step_words
-    return NextStep(text, tab_url(state.round_row.round, DATA) + steps.targets_anchor, _("Data"))
+    return NextStep(
+        str(steps.targets), tab_url(state.round_row.round, DATA) + steps.targets_anchor, _("Data")
+    )
 
 
 class TwoSidedTabs(RoundTabs):
