@@ -112,6 +112,19 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
     return "closed"
 
 
+def phases_open_and_coming(*, round: Round, now=None) -> tuple[list[Phase], list[Phase]]:
+    """The round's phases open now and those not open yet (``phase_state``), each in order:
+    what *Close the open phases now* closes and what it leaves planned, for a kind that
+    closes only the phases open now (``pwscup.competitions.phase_close``)."""
+    now = now or timezone.now()
+    phases = list(Phase.objects.filter(round=round).select_related("round"))
+    states = [phase_state(phase=phase, now=now) for phase in phases]
+    return (
+        [phase for phase, state in zip(phases, states, strict=True) if state == "open"],
+        [phase for phase, state in zip(phases, states, strict=True) if state == "upcoming"],
+    )
+
+
 def phases_schedule_lines(*, round: Round) -> list[dict]:
     """The schedule of a round played in the core's phases, one line per phase, as
     ``RoundKind.schedule_lines`` returns it (a kind whose windows are the core's phases

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.addresses import kept_under_address, slug_check
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
+from pwscup.competitions.selectors import phases_open_and_coming
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import in_zone_text, time_zone_check
@@ -282,6 +283,34 @@ def round_phases_close(*, round: Round, now=None) -> int:
         window_move(window=phase, opens_at=min(phase.opens_at, now), closes_at=now)
         closed += 1
     return closed
+
+
+@transaction.atomic
+def round_open_phases_close(*, user, round: Round, now=None) -> tuple[list, list]:
+    """*Close the open phases now* for a kind that closes only the phases open now (the
+    two-sided kinds): each phase open now (``phases_open_and_coming``) closes at ``now`` and
+    keeps its plan (``window_move``); a phase not open yet keeps its dates (PWSCup 2026's
+    hand-over between the phases stays). The audit log names the phases closed, when, and
+    the dates of those left planned; nothing is done, nor logged, when none is open.
+    Returns ``(closed, left planned)``."""
+    now = now or timezone.now()
+    closed, coming = phases_open_and_coming(round=round, now=now)
+    for phase in closed:
+        window_move(window=phase, opens_at=phase.opens_at, closes_at=now)
+    if closed:
+        planned = {}
+        for phase in coming:
+            planned[f"{phase.kind}_phase_opens"] = phase.opens_at.isoformat()
+            planned[f"{phase.kind}_phase_closes"] = phase.closes_at.isoformat()
+        round_audit_record(
+            user=user,
+            round=round,
+            action=AuditEntry.Action.PHASES_CLOSED,
+            phases=[phase.kind for phase in closed],
+            closes=now.isoformat(),
+            **planned,
+        )
+    return closed, coming
 
 
 def round_phase_open_now(*, round: Round, kind: str, now=None) -> Phase:

@@ -79,6 +79,12 @@ def round_action(request, competition_slug, round_slug, action):
             raise Http404
         messages.info(request, answer)
         return redirect("console:round", competition_slug, round_slug)
+    # Why the action would change nothing now (no phase open to close): said in place of the
+    # button, and in answer to a POST (a page opened earlier), which changes nothing.
+    refusal = chosen.refusal(round=round_) if chosen.refusal else ""
+    if request.method == "POST" and refusal:
+        messages.error(request, refusal)
+        return redirect("console:round", competition_slug, round_slug)
     if request.method == "POST":
         try:
             messages.success(request, chosen.perform(user=request.user, round=round_))
@@ -93,7 +99,8 @@ def round_action(request, competition_slug, round_slug, action):
             "round": round_,
             "action": chosen,
             "action_name": action,
-            "details": chosen.details(round=round_) if chosen.details else [],
+            "details": chosen.details(round=round_) if chosen.details and not refusal else [],
+            "refusal": refusal,
         },
     )
 

@@ -9,7 +9,7 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 
 ``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
 
-``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
+``close_phases_action`` (or ``open_phases_close_action``) and ``hide_results_action`` are the steps several kinds share, in the
 same words: the kind gives the service that does it. Once the phases are closed *close* is no
 longer offered; the actions offered then answer it (``CLOSE_DONE``): the publication and
 its undoing, or what comes before the publication. ``offered_actions`` picks those a kind
@@ -38,6 +38,9 @@ class RoundAction:
     # The actions this one is offered in place of once they are done, each with what the
     # console says when it is asked again (a reload, a second click): {"publish": "..."}.
     replaces: Mapping[str, object] = field(default_factory=dict)
+    # (round=) -> why the action would change nothing now ("": it would not): the
+    # confirmation page says it in place of the button, and a POST is answered with it.
+    refusal: Callable[..., str] | None = None
 
 
 @dataclass(frozen=True)
@@ -49,22 +52,48 @@ class AdminAction:
     perform: Callable[..., str]  # (user=, round=) -> the message shown (a SafeString may link)
 
 
+CLOSE_TITLE = gettext_lazy("Close the open phases now")
+CLOSE_BUTTON = gettext_lazy("Close now")
+
+
 def close_phases_action(close: Callable[..., int]) -> RoundAction:
-    """*Close the open phases now*, for a kind played in the core's phases: ``close(user=,
-    round=)`` closes them and returns how many it closed."""
+    """*Close the open phases now*, for a kind played in the core's phases that closes every
+    phase not closed yet: ``close(user=, round=)`` closes them and returns how many it
+    closed."""
 
     def perform(*, user, round) -> str:
         count = close(user=user, round=round)
         return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
 
     return RoundAction(
-        gettext_lazy("Close the open phases now"),
+        CLOSE_TITLE,
         gettext_lazy(
             "Every phase of the round still open (or not yet open) closes now: uploads are "
             "refused from this moment. Uploads already received are still scored."
         ),
-        gettext_lazy("Close now"),
+        CLOSE_BUTTON,
         perform,
+    )
+
+
+def open_phases_close_action(
+    close: Callable[..., str], *, details: Callable[..., list], refusal: Callable[..., str]
+) -> RoundAction:
+    """*Close the open phases now*, for a kind that closes only the phase open now and leaves
+    a phase not open yet as planned (a two-sided round's hand-over between its phases):
+    ``close(user=, round=)`` closes it and says which, when and what stays planned;
+    ``details(round=)``, the confirmation page's lines; ``refusal(round=)``, why it would
+    change nothing (no phase open)."""
+    return RoundAction(
+        CLOSE_TITLE,
+        gettext_lazy(
+            "The phase open now closes now: its uploads are refused from this moment. A phase "
+            "not open yet keeps its dates. Uploads already received are still scored."
+        ),
+        CLOSE_BUTTON,
+        close,
+        details=details,
+        refusal=refusal,
     )
 
 

@@ -24,9 +24,9 @@ from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
     CLOSE_DONE,
     RoundAction,
-    close_phases_action,
     hide_results_action,
     offered_actions,
+    open_phases_close_action,
     publish_results_action,
 )
 from pwscup.kinds.base import RoundKind
@@ -38,8 +38,10 @@ NOTHING_TO_PUBLISH = gettext_lazy("Freeze the releases first: there is nothing t
 
 @dataclass(frozen=True)
 class TwoSidedLifecycle:
-    """A two-sided kind's steps, each called with the kind's row of the round (``state``):
-    ``close(state)`` -> how many phases it closed; ``freeze(state, user)`` -> the targets;
+    """A two-sided kind's steps, each called with the kind's row of the round (``state``),
+    but *close*: ``close(user=, round=)`` closes the phase open now and says so,
+    ``close_details(round=)`` and ``close_refusal(round=)`` are its confirmation page's lines
+    and why it would change nothing (``open_phases_close_action``); ``freeze(state, user)`` -> the targets;
     ``attack_now(state, user)`` -> ``(targets, the attack phase)``; ``publish(state,
     user)``; ``hide(state, user)``. ``freeze_text``, ``attack_now_text``, ``publish_text``
     and ``hide_text`` explain the kind's own freeze and publication on the confirmation
@@ -49,6 +51,8 @@ class TwoSidedLifecycle:
 
     state: Callable  # (round) -> the kind's row (``frozen_at``, ``results_published``) or None
     close: Callable
+    close_details: Callable
+    close_refusal: Callable
     freeze: Callable
     attack_now: Callable
     publish: Callable
@@ -107,7 +111,9 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
         return _("Results published.")
 
     return {
-        "close": close_phases_action(lambda *, user, round: life.close(life.state(round))),
+        "close": open_phases_close_action(
+            life.close, details=life.close_details, refusal=life.close_refusal
+        ),
         "freeze": RoundAction(
             gettext_lazy("Freeze the releases"),
             life.freeze_text,

@@ -1,13 +1,14 @@
 """A two-sided kind's console lifecycle (``pwscup.kinds.two_sided.TwoSidedLifecycle``) with the
 steps every such kind takes alike filled in by the core's services: *Close now* closes the
-round's phases (``round_phases_close``), the results are published and hidden by
-``two_sided_results_publish`` / ``two_sided_results_hide``, the phases are the core's
-release and attack phases, edited under ``two_sided_phases_edit``'s rules. The kind gives its row of the round, its freeze, its early
-attack phase and the words of each step."""
+phase open now and leaves one not open yet as planned (``pwscup.competitions.phase_close``),
+the results are published and hidden by ``two_sided_results_publish`` /
+``two_sided_results_hide``, the phases are the core's release and attack phases, edited
+under ``two_sided_phases_edit``'s rules. The kind gives its row of the round, its freeze, its
+early attack phase and the words of each step."""
 
 from collections.abc import Callable
 
-from pwscup.competitions.services import round_phases_close
+from pwscup.competitions.phase_close import close_details, close_open_phases, close_refusal
 from pwscup.kinds.two_sided import TwoSidedLifecycle
 from pwscup.submissions.services.two_sided import (
     ATTACK,
@@ -26,7 +27,9 @@ def two_sided_lifecycle(
     ``texts``: ``freeze_text``, ``attack_now_text``, ``publish_text`` and ``hide_text``."""
     return TwoSidedLifecycle(
         state=state,
-        close=lambda row: round_phases_close(round=row.round),
+        close=close_open_phases,
+        close_details=close_details,
+        close_refusal=close_refusal,
         freeze=freeze,
         attack_now=attack_now,
         publish=lambda row, user: two_sided_results_publish(state=row, user=user),

@@ -176,13 +176,20 @@ def test_a_two_sided_round_closed_twice_lands_on_its_page(client):
     assert client.post(close).status_code == 302
     page = reverse("console:round", args=[world.competition.slug, world.round.slug])
     publish = _action(world, world.round, "publish")
-    # *freeze* (not frozen yet), *publish* or *hide* offered: the repeat is answered.
+    # The first click closed the release phase; the attack phase, not open yet, stays
+    # planned: the repeat says no phase is open (and changes nothing) until the publication
+    # closes it too; then *hide* is offered and answers it.
     for frozen, published in ((False, False), (True, False), (True, True)):
         world.synthetic.refresh_from_db()
         assert world.synthetic.results_published is published
         again = client.post(close, follow=True)
         assert again.redirect_chain == [(page, 302)]
-        assert "The phases of the round are already closed." in again.content.decode()
+        answer = (
+            "The phases of the round are already closed."
+            if published
+            else "No phase is open now: nothing is closed and no date changes."
+        )
+        assert answer in again.content.decode()
         if not frozen:  # nothing to publish before the freeze: said, not done
             refused = client.post(publish, follow=True)
             assert refused.redirect_chain == [(page, 302)]
