@@ -11,6 +11,7 @@ organizers, and to everyone once the results are published."""
 from pwscup.competitions.choice_selectors import choice_state
 from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import DataPack
+from pwscup.scorer.older_scores import team_older_scores
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
@@ -66,9 +67,19 @@ class ScorerTabs(TwoSidedTabs):
             ],
         }
 
+    def overview(self, access, state):
+        """The core's overview, and the team's uploads an older program version scored."""
+        return {
+            **super().overview(access, state),
+            "older_scores": team_older_scores(scorer=state.scorer, team=access.team),
+        }
+
     def submit(self, access, state):
         team = access.team
-        context = {"state": state}
+        context = {
+            "state": state,
+            "older_scores": team_older_scores(scorer=state.scorer, team=team),
+        }
         uploads = []
         if team is not None:
             releases = tabs.release_rows(state=state, team=team)
