@@ -30,7 +30,7 @@ def close_details(*, round) -> list[str]:
     close; each phase not open yet, with the dates it keeps."""
     closing, coming = phases_open_and_coming(round=round)
     lines = [
-        _("Closes now: %(phase)s (it was to close at %(closes)s).")
+        _("Closes now: %(phase)s (planned to close at %(closes)s).")
         % {"phase": phase.label, "closes": in_zone_text(phase.closes_at, round.timezone)}
         for phase in closing
     ]

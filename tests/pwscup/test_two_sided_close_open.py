@@ -22,15 +22,15 @@ pytestmark = pytest.mark.django_db
 
 WORDS = {
     "en": {
-        "closes": "Closes now: Release phase (it was to close at {closes}).",
+        "closes": "Closes now: Release phase (planned to close at {closes}).",
         "stays": "Stays as planned: Attack phase, from {opens} to {closes}.",
         "done": "Closed at {at}: Release phase.",
         "nothing": "No phase is open now: nothing is closed and no date changes.",
         "audit": "Phases: Release phase",
     },
     "ja": {
-        "closes": "今すぐ締め切るフェーズ：開示フェーズ（締切予定は {closes} でした）。",
-        "stays": "予定どおりのフェーズ：攻撃フェーズ（{opens} から {closes} まで）。",
+        "closes": "今すぐ締め切るフェーズ：開示フェーズ（予定の締切：{closes}）。",
+        "stays": "予定どおり残るフェーズ：攻撃フェーズ（{opens} から {closes} まで）。",
         "done": "{at} に締め切りました：開示フェーズ。",
         "nothing": "いま開いているフェーズはありません。何も締め切らず、日程も変わりません。",
         "audit": "フェーズ: 開示フェーズ",
