@@ -88,8 +88,9 @@ def test_close_during_the_release_phase_leaves_the_attack_phase_planned(kind):
     assert after["attack"] == before["attack"]  # the hand-over and the attack phase stay
     assert after["release"][1] <= timezone.now() < before["release"][1]
     at = in_zone_text(after["release"][1], zone)
-    assert WORDS["ja"]["done"].format(at=at) in _text(done)
-    assert WORDS["ja"]["stays"].format(**planned) in _text(done)
+    # One message, its sentences run on as Japanese writes them (no space after 。).
+    said = WORDS["ja"]["done"].format(at=at) + WORDS["ja"]["stays"].format(**planned)
+    assert said in _text(done)
     entry = AuditEntry.objects.get(round=world.round, action=AuditEntry.Action.PHASES_CLOSED)
     assert entry.detail["phases"] == ["release"]
     assert entry.detail["attack_phase_opens"] == before["attack"][0].isoformat()
