@@ -5,12 +5,12 @@ score reads as what it is. Nothing while every scored upload is on the current v
 
 from dataclasses import dataclass
 
+from django.db.models import Value
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Team
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
-from pwscup.scorer.selectors import current_program
 from pwscup.submissions.models import Status
 
 
@@ -46,23 +46,31 @@ class OlderScores:
         ) % {"uploads": uploads, "versions": ", ".join(self.versions), "current": self.current}
 
 
-def team_older_scores(*, scorer: ScorerRound, team: Team | None) -> OlderScores | None:
-    """The team's scored uploads whose scores another version than the current one computed
-    (``None``: none, no team or no program ready). An upload being scored again is not
-    counted: the current version scores it."""
-    program = current_program(scorer=scorer)
+def team_older_scores(
+    *, scorer: ScorerRound, team: Team | None, program: ProgramVersion | None
+) -> OlderScores | None:
+    """The team's scored uploads whose scores another version than ``program`` (the current
+    one, ``current_program``) computed; ``None``: none, no team or no program ready. An
+    upload being scored again is not counted: the current version scores it. One query: the
+    releases' and the attacks' versions together."""
     if program is None or team is None:
         return None
-    counts, versions = [], set()
-    for model in (Release, Attack):
-        older = model.objects.filter(
+    older = [
+        model.objects.filter(
             scorer=scorer, team=team, status=Status.FINISHED, program__isnull=False
-        ).exclude(program=program)
-        pks = list(older.values_list("program", flat=True))
-        counts.append(len(pks))
-        versions.update(pks)
-    if not versions:
+        )
+        .exclude(program=program)
+        .annotate(side=Value(side))
+        .values_list("side", "program__version")
+        for side, model in (("release", Release), ("attack", Attack))
+    ]
+    rows = list(older[0].union(older[1], all=True))
+    if not rows:
         return None
-    older_programs = ProgramVersion.objects.filter(pk__in=versions).order_by("version")
-    labels = tuple(version.label for version in older_programs)
-    return OlderScores(*counts, versions=labels, current=program.label)
+    numbers = sorted({number for _side, number in rows})
+    return OlderScores(
+        releases=sum(1 for side, _number in rows if side == "release"),
+        attacks=sum(1 for side, _number in rows if side == "attack"),
+        versions=tuple(ProgramVersion(version=number).label for number in numbers),
+        current=program.label,
+    )

@@ -65,3 +65,20 @@ def test_a_team_is_told_its_uploads_carry_an_older_versions_scores():
     for kept in Release.objects.filter(scorer=world.scorer):
         services.release_score(release_id=kept.pk)
     assert set(_notes(team_a, world).values()) == {""}
+
+
+def test_the_note_names_releases_and_attacks_in_both_languages():
+    from django.utils import translation
+
+    from pwscup.scorer.older_scores import OlderScores
+
+    older = OlderScores(releases=1, attacks=3, versions=("v1", "v2"), current="v3")
+    with translation.override("en"):
+        assert older.text().startswith(
+            "1 release and 3 attacks of yours still carry scores from an older version of the "
+            "program (v1, v2). The organizers may rescore them with v3;"
+        )
+    with translation.override("ja"):
+        assert older.text().startswith(
+            "あなたの提出のうち 公開データ 1 件と攻撃 3 件 は、古いバージョンのプログラム（v1, v2）"
+        )

@@ -71,14 +71,18 @@ class ScorerTabs(TwoSidedTabs):
         """The core's overview, and the team's uploads an older program version scored."""
         return {
             **super().overview(access, state),
-            "older_scores": team_older_scores(scorer=state.scorer, team=access.team),
+            "older_scores": team_older_scores(
+                scorer=state.scorer, team=access.team, program=state.program
+            ),
         }
 
     def submit(self, access, state):
         team = access.team
         context = {
             "state": state,
-            "older_scores": team_older_scores(scorer=state.scorer, team=team),
+            "older_scores": team_older_scores(
+                scorer=state.scorer, team=team, program=state.program
+            ),
         }
         uploads = []
         if team is not None:
