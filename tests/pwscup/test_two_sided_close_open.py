@@ -116,3 +116,24 @@ def test_close_between_the_phases_says_nothing_is_open_and_changes_nothing(kind)
     assert not AuditEntry.objects.filter(
         round=world.round, action=AuditEntry.Action.PHASES_CLOSED
     ).exists()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_close_during_the_attack_phase_closes_it_and_only_it(kind):
+    world, _row, client, url = _round(kind, release_open=False)
+    now = timezone.now()
+    Phase.objects.filter(round=world.round, kind="attack").update(
+        opens_at=now - dt.timedelta(hours=1), closes_at=now + dt.timedelta(days=5)
+    )
+    before = _dates(world)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    details = [_text(d) for d in re.findall(r'data-testid="confirm-detail">(.*?)</p>', page)]
+    closes = in_zone_text(before["attack"][1], world.round.timezone)
+    assert details == [f"Closes now: Attack phase (planned to close at {closes})."]
+    client.post(url)
+    after = _dates(world)
+    assert after["release"] == before["release"]
+    assert after["attack"][0] == before["attack"][0]
+    assert after["attack"][1] <= timezone.now() < before["attack"][1]
+    entry = AuditEntry.objects.get(round=world.round, action=AuditEntry.Action.PHASES_CLOSED)
+    assert entry.detail["phases"] == ["attack"]
