@@ -62,6 +62,7 @@ def team_older_scores(
         .exclude(program=program)
         .annotate(side=Value(side))
         .values_list("side", "program__version")
+        .order_by()  # no ordering inside a UNION (SQLite refuses one)
         for side, model in (("release", Release), ("attack", Attack))
     ]
     rows = list(older[0].union(older[1], all=True))
