@@ -50,12 +50,25 @@ def phases_edit_changes(*, stored: dict, phases: dict) -> list[str]:
     return changed
 
 
-def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> list[str]:
+def auto_freeze_setting(*, round: Round) -> bool | None:
+    """Whether the round freezes automatically at its release phase's close (``None``: its
+    kind has no such freeze, ``RoundKind.auto_freeze``)."""
+    declared = kind_of(round).auto_freeze
+    if declared is None:
+        return None
+    return declared.model.objects.filter(round=round, auto_freeze=True).exists()
+
+
+def round_phases_edit(
+    *, user, round: Round, phases: dict[str, PhaseValues], auto_freeze: bool | None = None
+) -> list[str]:
     """Save an organizer's dates and limits of every phase of ``round`` (``phases``: the
     kind's keys to ``PhaseValues``) in one transaction, each through ``phase_set`` (an edit
     of dates is the phase's new plan), or the kind's ``PhasesEdit.save``. Refused (404) for
-    a kind that declares no such edit; raises ``ValidationError`` keyed by the page's fields
-    with every error the kind's game finds (``PhasesEdit.errors``). Records the changed
+    a kind that declares no such edit; ``auto_freeze``, when given, is the round's automatic
+    freeze at the release phase's close (``RoundKind.auto_freeze``). Raises
+    ``ValidationError`` keyed by the page's fields with every error the kind's game finds
+    (``PhasesEdit.errors``). Records the changed
     fields as the round's edit and bumps its ranking version (its pages show the phases).
     Returns the changed fields."""
     edit = kind_of(round).phases_edit
@@ -66,12 +79,20 @@ def round_phases_edit(*, user, round: Round, phases: dict[str, PhaseValues]) -> 
         if errors := edit.errors(round=round, phases=phases):
             raise ValidationError(errors)
         changed = phases_edit_changes(stored=stored, phases=phases)
+        phases_changed = bool(changed)
+        if auto_freeze is not None and auto_freeze != auto_freeze_setting(round=round):
+            # A change of the setting clears a refusal said before: the next beat tries again.
+            declared = kind_of(round).auto_freeze
+            declared.model.objects.filter(round=round).update(
+                auto_freeze=auto_freeze, auto_freeze_refusal=""
+            )
+            changed.append("auto_freeze")
         if not changed:
             return []
         ranking_version_bump(round_ids=[round.pk])
-        if edit.save is not None:
+        if phases_changed and edit.save is not None:
             edit.save(round=round, phases=phases)
-        else:
+        elif phases_changed:
             phases_save(round=round, phases=phases, edit=edit)
         round_audit_record(
             user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed

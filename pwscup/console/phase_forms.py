@@ -7,9 +7,11 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.phases_edit import auto_freeze_setting
 from pwscup.core.form_fields import limit_field, local_datetime_field
 from pwscup.core.time_zones import zone_or_default
 from pwscup.kinds import kind_of
+from pwscup.kinds.auto_freeze import auto_freeze_field
 from pwscup.kinds.phases_edit import PhaseValues
 
 
@@ -17,7 +19,10 @@ class PhasesEditForm(forms.Form):
     def __init__(self, *args, round, stored: dict, **kwargs):
         kind = kind_of(round)
         self.zone = zone_or_default(round.timezone)
-        super().__init__(*args, initial=self.initial_of(stored), **kwargs)
+        initial = self.initial_of(stored)
+        if kind.auto_freeze is not None:
+            initial["auto_freeze"] = auto_freeze_setting(round=round)
+        super().__init__(*args, initial=initial, **kwargs)
         self.groups = []
         daily_label, total_label = kind.phases_edit.limit_labels
         for key, label in kind.phases_edit.phase_labels(kind).items():
@@ -29,6 +34,8 @@ class PhasesEditForm(forms.Form):
             }
             if key in kind.phases_edit.target_limit_phases:
                 fields[f"{key}_target_limit"] = limit_field(_("Uploads per team per target"))
+            if kind.auto_freeze is not None and key == kind.auto_freeze.release_kind:
+                fields["auto_freeze"] = auto_freeze_field(kind.auto_freeze.model)
             self.fields.update(fields)
             self.groups.append((key, label, list(fields)))
 
@@ -59,6 +66,11 @@ class PhasesEditForm(forms.Form):
                 cleaned[name] = cleaned[name].replace(tzinfo=self.zone)
         form_dates_check(self, dates, time_zone=self.zone)
         return cleaned
+
+    def auto_freeze(self) -> bool | None:
+        """The automatic freeze at the release phase's close as ticked (``None``: the kind
+        has none)."""
+        return self.cleaned_data.get("auto_freeze") if "auto_freeze" in self.fields else None
 
     def phases(self) -> dict[str, PhaseValues]:
         """The typed phases, by key (``round_phases_edit``'s ``phases``)."""

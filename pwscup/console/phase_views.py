@@ -27,6 +27,11 @@ def round_phases(request, competition_slug, round_slug):
         request,
         round_,
         form,
-        lambda data: round_phases_edit(user=request.user, round=round_, phases=form.phases()),
+        lambda data: round_phases_edit(
+            user=request.user,
+            round=round_,
+            phases=form.phases(),
+            auto_freeze=form.auto_freeze(),
+        ),
         template="console/round_phases.html",
     )

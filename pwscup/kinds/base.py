@@ -99,6 +99,9 @@ class RoundKind(FaceHooks, ResultsHooks):
     # (``pwscup.kinds.phases_edit.PhasesEdit``: what the kind's game refuses); ``None``: none
     # (a kind without ``Phase`` rows, or with an edit page of its own).
     phases_edit = None
+    # The freeze at the release phase's close the core runs for the kind's rounds that ask for
+    # it (``pwscup.kinds.auto_freeze.AutoFreeze``); ``None``: only the organizer freezes.
+    auto_freeze = None
     # When a team's data pack is locked and who changes it after, as the data choice's
     # pages say it (``pwscup.kinds.choice_wording``): by default, its first upload.
     choice_wording = UPLOAD_LOCK

@@ -25,6 +25,7 @@ from pwscup.scorer.forms import ScorerRoundForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.scorer.panel_forms import PackForm, ProgramForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
+from pwscup.submissions.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import upload_counts
@@ -277,6 +278,7 @@ def panel_context(round_) -> dict | None:
         "scorer": scorer,
         "results_wait": results_waiting(scorer),
         "attack_opens_at": attack_opens_later(scorer),
+        "auto_freeze": auto_freeze_panel(scorer),
         "config": selectors.round_config(round_),
         "phases": named_phases(round_),
         "current": selectors.current_program(scorer=scorer),

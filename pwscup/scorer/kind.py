@@ -13,9 +13,11 @@ from pwscup.scorer.models import (
     ProgramVersion,
     RankingRun,
     Release,
+    ScorerRound,
 )
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
+from pwscup.submissions.two_sided_lifecycle import two_sided_auto_freeze
 
 
 class ScorerKind(PhasedKind, TwoSidedKind):
@@ -29,6 +31,7 @@ class ScorerKind(PhasedKind, TwoSidedKind):
     )
     phase_labels = PHASE_LABELS
     lifecycle = LIFECYCLE
+    auto_freeze = two_sided_auto_freeze(ScorerRound)
     counted_row = "scorer"  # migrations/0007_page_generation_trigger.py
 
     # --- configuration and state -------------------------------------------------------------

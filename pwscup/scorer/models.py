@@ -18,6 +18,7 @@ from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference, one_per_team
 from pwscup.submissions.models import (
     SCORED_UPLOAD_LABELS,
+    AutoFreezeRow,
     JobState,
     KeptUpload,
     Status,
@@ -25,7 +26,7 @@ from pwscup.submissions.models import (
 )
 
 
-class ScorerRound(models.Model):
+class ScorerRound(AutoFreezeRow):
     """The scorer part of a round: the freeze and the publication."""
 
     round = round_part(related_name="scorer")

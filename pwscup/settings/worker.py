@@ -60,6 +60,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "pwscup.pwscup2015.tasks.auto_freeze_rounds",
         "schedule": PWSCUP_REAPER_INTERVAL,
     },
+    # Two-sided rounds (synthetic data, the organizer's program): the releases frozen at the
+    # release phase's close, where the organizer asked for it (pwscup/submissions/tasks.py).
+    "auto-freeze-at-release-close": {
+        "task": "pwscup.submissions.tasks.auto_freeze_rounds",
+        "schedule": PWSCUP_REAPER_INTERVAL,
+        "options": {"expires": PWSCUP_REAPER_INTERVAL},
+    },
     # Sequential rounds: each release step frozen at its close (pwscup/sequential/tasks.py).
     "auto-freeze-sequential-steps": {
         "task": "pwscup.sequential.tasks.auto_freeze_steps",

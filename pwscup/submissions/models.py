@@ -56,6 +56,29 @@ SCORED_UPLOAD_LABELS = {
 }
 
 
+class AutoFreezeRow(models.Model):
+    """The automatic freeze at the release phase's close, on a kind's row of the round (a
+    two-sided kind's ``ScorerRound``, ``SyntheticRound``): the organizer's setting and, when
+    the platform's freeze was refused, why (the console's panel shows it until a freeze
+    passes). The core's ``rounds_auto_freeze`` reads and writes both
+    (``RoundKind.auto_freeze``)."""
+
+    auto_freeze = models.BooleanField(
+        _("freeze the releases automatically at the release phase's close"),
+        default=False,
+        help_text=_(
+            "At the release phase's close the platform freezes the releases, as the "
+            "console's button does, once the releases uploaded before the close are scored."
+        ),
+    )
+    auto_freeze_refusal = models.TextField(
+        _("why the automatic freeze was refused"), blank=True, editable=False
+    )
+
+    class Meta:
+        abstract = True
+
+
 class JobState(models.Model):
     """The state of one background job, declared once for every job of every kind.
 

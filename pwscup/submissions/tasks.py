@@ -6,6 +6,7 @@ from celery.signals import worker_process_init
 from django.conf import settings
 
 from pwscup.submissions.limits import on_worker_process_init
+from pwscup.submissions.services.auto_freeze import rounds_auto_freeze
 from pwscup.submissions.services.maintenance import jobs_reap
 
 # Every pool process of every worker bounds its memory (pwscup/submissions/limits.py).
@@ -25,3 +26,9 @@ SCORING = dict(
 @shared_task(bind=True, ignore_result=True)
 def reap_stuck_jobs(self) -> dict:
     return jobs_reap(worker=self.request.hostname)
+
+
+@shared_task(ignore_result=True)
+def auto_freeze_rounds() -> list:
+    """The rounds frozen at their release phase's close (every kind that declares it)."""
+    return rounds_auto_freeze()

@@ -3,15 +3,18 @@ release phase and the attack phase (``pwscup.submissions.services.two_sided``), 
 read back alike for every two-sided kind; the kind declares only its phase labels."""
 
 import datetime as dt
+from dataclasses import replace
 
 from django.core.exceptions import ValidationError
 
+from pwscup.competitions.phases_edit import auto_freeze_setting
 from pwscup.competitions.selectors import phase_of
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
     BundleChecks,
     RoundEntry,
+    flag_check,
     limits_export,
     limits_read,
     schedule_offsets,
@@ -31,6 +34,8 @@ from pwscup.submissions.services.two_sided import (
     two_sided_windows_check,
 )
 
+# The release phase's automatic freeze at its close in a bundle (``RoundKind.auto_freeze``).
+AUTO_FREEZE_KEY = "auto_freeze"
 # Where a two-sided round's creation service's window errors (``two_sided_windows_errors``)
 # point in a bundle's settings.
 WINDOW_ERROR_PATHS = {
@@ -42,9 +47,13 @@ WINDOW_ERROR_PATHS = {
 
 def two_sided_phases_export(round_, anchor) -> dict:
     """The round's release and attack phases as offsets from ``anchor``, with their
-    limits: the bundle's ``phases`` setting."""
+    limits, the release phase with its automatic freeze at the close (``auto_freeze``): the
+    bundle's ``phases`` setting."""
     phases = [phase_of(round=round_, kind=RELEASE), phase_of(round=round_, kind=ATTACK)]
-    return two_phases_export(phases, anchor, attack=ATTACK)
+    exported = two_phases_export(phases, anchor, attack=ATTACK)
+    if RELEASE in exported:
+        exported[RELEASE][AUTO_FREEZE_KEY] = bool(auto_freeze_setting(round=round_))
+    return exported
 
 
 def two_sided_windows(
@@ -53,9 +62,10 @@ def two_sided_windows(
     """The bundle's ``phases`` setting read back (each window ``start`` plus its offsets,
     a former bundle's phase keys accepted) as the keyword arguments of the kind's round
     creation service (``two_phases_arguments``); ``labels``: the kind's phase labels (by
-    default a two-sided round's)."""
-    return two_phases_arguments(
-        setting_required(settings, "phases", "settings"),
+    default a two-sided round's); the release phase's ``auto_freeze`` is the windows'."""
+    raw, auto_freeze = _auto_freeze_read(setting_required(settings, "phases", "settings"))
+    arguments = two_phases_arguments(
+        raw,
         start,
         entry,
         labels=labels,
@@ -63,6 +73,19 @@ def two_sided_windows(
         attack=ATTACK,
         former=FORMER_PHASE_KEYS,
     )
+    return {"windows": replace(arguments["windows"], auto_freeze=auto_freeze)}
+
+
+def _auto_freeze_read(raw) -> tuple:
+    """The ``phases`` setting without the release phase's ``auto_freeze``, and its value: a
+    bundle exported before the setting existed leaves it out (then off)."""
+    release = raw.get(RELEASE) if isinstance(raw, dict) else None
+    if not isinstance(release, dict) or AUTO_FREEZE_KEY not in release:
+        return raw, False
+    value = release[AUTO_FREEZE_KEY]
+    flag_check(value, path=f"phases.{RELEASE}.{AUTO_FREEZE_KEY}")
+    kept = {key: item for key, item in release.items() if key != AUTO_FREEZE_KEY}
+    return {**raw, RELEASE: kept}, value
 
 
 PHASE_KEYS = ("opens_at", "closes_at", *LIMIT_KEYS)

@@ -18,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.round_create import RoundBasicsForm
 from pwscup.core.form_fields import limit_field, local_datetime_field
 from pwscup.core.time_zones import default_time_zone, zone_or_default
+from pwscup.kinds.auto_freeze import auto_freeze_field
+from pwscup.submissions.models import AutoFreezeRow
 from pwscup.submissions.services.two_sided import TwoSidedWindows
 
 SIDES = ("release", "attack")
@@ -65,6 +67,7 @@ class TwoSidedRoundForm(RoundBasicsForm):
     release_closes_at = local_datetime_field(_("Release phase closes"))
     release_daily_limit = limit_field(_("Releases per team per day"))
     release_total_limit = limit_field(_("Releases per team in total"))
+    auto_freeze = auto_freeze_field(AutoFreezeRow)
     attack_opens_at = local_datetime_field(_("Attack phase opens"))
     attack_closes_at = local_datetime_field(_("Attack phase closes"))
     attack_daily_limit = limit_field(_("Attacks per team per day"))
@@ -84,6 +87,7 @@ class TwoSidedRoundForm(RoundBasicsForm):
                 release_limits=(data.get("release_daily_limit"), data.get("release_total_limit")),
                 attack_limits=(data.get("attack_daily_limit"), data.get("attack_total_limit")),
                 attack_target_limit=data.get("attack_target_limit"),
+                auto_freeze=bool(data.get("auto_freeze")),
             )
         }
 

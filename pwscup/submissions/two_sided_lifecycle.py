@@ -9,6 +9,7 @@ early attack phase and the words of each step."""
 from collections.abc import Callable
 
 from pwscup.competitions.phase_close import close_details, close_open_phases, close_refusal
+from pwscup.kinds.auto_freeze import AutoFreeze
 from pwscup.kinds.two_sided import TwoSidedLifecycle
 from pwscup.submissions.services.two_sided import (
     ATTACK,
@@ -39,3 +40,10 @@ def two_sided_lifecycle(
         phases_edit=two_sided_phases_edit(state),
         **texts,
     )
+
+
+def two_sided_auto_freeze(model) -> AutoFreeze:
+    """What a two-sided kind whose row of the round is ``model`` (an ``AutoFreezeRow`` with
+    its releases as ``row.releases``) declares as ``RoundKind.auto_freeze``: its release
+    phase frozen at its close by its console's *Freeze the releases*."""
+    return AutoFreeze(model=model, release_kind=RELEASE, releases=lambda row: row.releases.all())

@@ -189,7 +189,8 @@ def two_sided_next_steps(*, state, team) -> list:
     """A team's "What to do now" lines (``NextStep``; a visitor's page has none): the kind's
     ``state.next_step_words`` while the release or the attack phase is open (choosing the
     final release once the team has one); else where the round is: the results published,
-    the release phase not open yet or closed (the organizers freeze next), the releases
+    the release phase not open yet or closed (the organizers freeze next, or the platform
+    when scoring ends: the kind's row's ``auto_freeze``), the releases
     frozen and the results not published yet."""
     if team is None:
         return []
@@ -214,6 +215,15 @@ def two_sided_next_steps(*, state, team) -> list:
     if not state.frozen:
         if state.release_state == "upcoming":
             return [NextStep(_("The release phase has not opened yet."))]
+        if state.round_row.auto_freeze:
+            return [
+                NextStep(
+                    _(
+                        "The release phase is closed: the releases are frozen automatically "
+                        "when scoring ends."
+                    )
+                )
+            ]
         return [NextStep(_("The release phase is closed: the organizers freeze next."))]
     if state.attack_upcoming:
         return [_attack_upcoming_step(state)]

@@ -29,6 +29,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.session_drafts import draft_bytes, draft_upload
+from pwscup.submissions.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import (
@@ -217,6 +218,7 @@ def panel_context(round_) -> dict | None:
         "synthetic": synthetic,
         "results_wait": results_waiting(synthetic),
         "attack_opens_at": attack_opens_later(synthetic),
+        "auto_freeze": auto_freeze_panel(synthetic),
         "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True, packs=packs),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],

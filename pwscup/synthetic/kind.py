@@ -9,9 +9,10 @@ from pwscup.kinds.choice_wording import ChoiceWording
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
+from pwscup.submissions.two_sided_lifecycle import two_sided_auto_freeze
 from pwscup.synthetic import KEY, selectors, services
 from pwscup.synthetic.actions import LIFECYCLE
-from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound
 
 
 class SyntheticKind(PhasedKind, TwoSidedKind):
@@ -25,6 +26,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     local_check = "python -m scoring synth check"
     phase_labels = TWO_SIDED_PHASE_LABELS
     lifecycle = LIFECYCLE
+    auto_freeze = two_sided_auto_freeze(SyntheticRound)
     counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py
     counted_row_defer = ("holdout", "aux")  # the drawn ids: the scorer's, not the pages'
     # A team's rows are drawn from its pack at its first download (``services.draws``) and

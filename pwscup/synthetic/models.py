@@ -17,7 +17,13 @@ from pwscup.competitions.models import private_upload_path
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.messages import CatalogueMessages
-from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
+from pwscup.submissions.models import (
+    SCORED_UPLOAD_LABELS,
+    AutoFreezeRow,
+    JobState,
+    KeptUpload,
+    Status,
+)
 from scoring.synthetic.errors import render_synth
 from scoring.synthetic.messages import SYN_MESSAGES
 
@@ -33,7 +39,7 @@ class SynthMessages(CatalogueMessages):
     render_code = staticmethod(render_synth)
 
 
-class SyntheticRound(models.Model):
+class SyntheticRound(AutoFreezeRow):
     """The synthetic part of a round: the secret seed, the shared draws (holdout ``H`` and
     auxiliary table ``A``, as 0-based rows of the original table), the freeze and the
     publication."""

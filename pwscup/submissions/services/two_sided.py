@@ -30,6 +30,7 @@ from pwscup.competitions.services import (
 from pwscup.competitions.windows import same_minute
 from pwscup.core.errors import Refused
 from pwscup.kinds.phases_edit import PhasesEdit
+from pwscup.kinds.registry import kind_of
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
@@ -69,14 +70,17 @@ class TwoSidedWindows:
     """A new two-sided round's phases as every two-sided kind's creation service takes them
     (``windows``), from the console's form (``TwoSidedRoundForm.windows``), a bundle
     (``two_phases_arguments``) or a demo: the release phase ``release`` = (opens, closes)
-    and the attack phase ``attack``, each with its (daily, total) upload limits, and the
-    attack phase's limit of the uploads on one target (``None``: no limit)."""
+    and the attack phase ``attack``, each with its (daily, total) upload limits, the
+    attack phase's limit of the uploads on one target (``None``: no limit), and whether the
+    releases are frozen automatically at the release phase's close."""
 
     release: tuple
     attack: tuple
     release_limits: tuple = (None, None)
     attack_limits: tuple = (None, None)
     attack_target_limit: int | None = None
+    # The releases frozen at the release phase's close by the platform (``AutoFreezeRow``).
+    auto_freeze: bool = False
 
 
 def two_sided_demo_windows(
@@ -165,7 +169,8 @@ def two_sided_phases_edit(state: Callable) -> PhasesEdit:
 
 def two_sided_round_created(*, round: Round, windows: TwoSidedWindows, user=None, **detail) -> None:
     """What every new two-sided round ends with once the kind's own row is made: its two
-    phases (``windows``) and its creation in the audit log (``detail``: the kind's)."""
+    phases (``windows``), its automatic freeze (``windows.auto_freeze``, on the kind's row:
+    ``RoundKind.auto_freeze``) and its creation in the audit log (``detail``: the kind's)."""
     for kind, (opens_at, closes_at), (daily, total) in (
         (RELEASE, windows.release, windows.release_limits),
         (ATTACK, windows.attack, windows.attack_limits),
@@ -179,6 +184,8 @@ def two_sided_round_created(*, round: Round, windows: TwoSidedWindows, user=None
             total_limit=total,
             target_limit=windows.attack_target_limit if kind == ATTACK else None,
         )
+    if windows.auto_freeze:
+        kind_of(round).auto_freeze.model.objects.filter(round=round).update(auto_freeze=True)
     round_audit_record(
         user=user, round=round, action=Action.ROUND_CREATED, name=round.name, **detail
     )
