@@ -76,6 +76,12 @@ class PhasesEditForm(forms.Form):
         """The typed phases, by key (``round_phases_edit``'s ``phases``)."""
         data = self.cleaned_data
         return {
-            key: PhaseValues(**{name.removeprefix(f"{key}_"): data.get(name) for name in names})
+            key: PhaseValues(
+                **{
+                    name.removeprefix(f"{key}_"): data.get(name)
+                    for name in names
+                    if name != "auto_freeze"  # the round's setting beside the phase's dates
+                }
+            )
             for key, _label, names in self.groups
         }

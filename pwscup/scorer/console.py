@@ -25,10 +25,10 @@ from pwscup.scorer.forms import ScorerRoundForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.scorer.panel_forms import PackForm, ProgramForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
-from pwscup.submissions.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import upload_counts
+from pwscup.submissions.services.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import (
     attack_opens_later,

@@ -77,15 +77,18 @@ def two_sided_windows(
 
 
 def _auto_freeze_read(raw) -> tuple:
-    """The ``phases`` setting without the release phase's ``auto_freeze``, and its value: a
-    bundle exported before the setting existed leaves it out (then off)."""
-    release = raw.get(RELEASE) if isinstance(raw, dict) else None
-    if not isinstance(release, dict) or AUTO_FREEZE_KEY not in release:
-        return raw, False
-    value = release[AUTO_FREEZE_KEY]
-    flag_check(value, path=f"phases.{RELEASE}.{AUTO_FREEZE_KEY}")
-    kept = {key: item for key, item in release.items() if key != AUTO_FREEZE_KEY}
-    return {**raw, RELEASE: kept}, value
+    """The ``phases`` setting without the release phase's ``auto_freeze`` (under the phase's
+    key, or its former one), and its value: a bundle exported before the setting existed
+    leaves it out (then off)."""
+    keys = (RELEASE, *(old for old, new in FORMER_PHASE_KEYS.items() if new == RELEASE))
+    for key in keys:
+        release = raw.get(key) if isinstance(raw, dict) else None
+        if isinstance(release, dict) and AUTO_FREEZE_KEY in release:
+            value = release[AUTO_FREEZE_KEY]
+            flag_check(value, path=f"phases.{key}.{AUTO_FREEZE_KEY}")
+            kept = {name: item for name, item in release.items() if name != AUTO_FREEZE_KEY}
+            return {**raw, key: kept}, value
+    return raw, False
 
 
 PHASE_KEYS = ("opens_at", "closes_at", *LIMIT_KEYS)

@@ -29,8 +29,8 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.session_drafts import draft_bytes, draft_upload
-from pwscup.submissions.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.selectors import upload_counts
+from pwscup.submissions.services.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import (
     attack_opens_later,

@@ -20,7 +20,7 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import audit_record
 from pwscup.core.errors import Refused
 from pwscup.kinds.registry import all_kinds
-from pwscup.submissions.auto_freeze_state import release_closed_at, scoring_awaited
+from pwscup.submissions.services.auto_freeze_state import release_closed_at, scoring_awaited
 
 #: Why the platform did not freeze a round no team has a release of to publish.
 NOTHING_TO_FREEZE = gettext_lazy(
