@@ -21,27 +21,36 @@ def slow_down(monkeypatch, module, name: str, seconds: float = 0.2) -> None:
     monkeypatch.setattr(module, name, slowed)
 
 
-def register_at_once(competition, captains) -> tuple[list[int], list[str]]:
-    """Each captain creates a team in its own thread, all released at once; the teams made
-    and every failure (repr), which the callers expect to be none."""
-    start = threading.Barrier(len(captains))
-    created, errors = [], []
+def at_once(calls) -> tuple[list, list[str]]:
+    """Run each of ``calls`` (functions of no argument) in its own thread and its own
+    database connection, all released at once; what they returned (in the order they
+    finished) and every failure (repr), which the callers expect to be none."""
+    start = threading.Barrier(len(calls))
+    answers, errors = [], []
 
-    def register(index: int) -> None:
+    def run(call) -> None:
         try:
             start.wait()
-            team = team_create(
-                competition=competition, name=f"Racer {index}", captain=captains[index]
-            )
-            created.append(team.pk)
+            answers.append(call())
         except Exception as error:  # noqa: BLE001 - every failure is the finding
             errors.append(repr(error))
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=register, args=(i,)) for i in range(len(captains))]
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    return created, errors
+    return answers, errors
+
+
+def register_at_once(competition, captains) -> tuple[list[int], list[str]]:
+    """Each captain creates a team in its own thread, all released at once; the teams made
+    and every failure (repr), which the callers expect to be none."""
+
+    def register(index: int):
+        team = team_create(competition=competition, name=f"Racer {index}", captain=captains[index])
+        return team.pk
+
+    return at_once([lambda i=i: register(i) for i in range(len(captains))])

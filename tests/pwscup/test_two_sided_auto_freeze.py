@@ -6,10 +6,8 @@ close are scored, once however many beats ask at once, and a refusal said on the
 panel."""
 
 import datetime as dt
-import threading
 
 import pytest
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +19,8 @@ from pwscup.submissions.models import Status
 from pwscup.submissions.services import auto_freeze
 from pwscup.submissions.services.auto_freeze import NOTHING_TO_FREEZE, rounds_auto_freeze
 from tests.pwscup import scorer_world, syn_world
-from tests.pwscup.races import slow_down
+from tests.pwscup.races import at_once, slow_down
+from tests.pwscup.test_console_phases_edit import control_url, signed_in
 
 MINUTE = dt.timedelta(minutes=1)
 
@@ -156,11 +155,7 @@ def test_the_freeze_waits_while_a_release_of_the_round_is_still_being_scored(kin
         ).content.decode()
         state = page.split('data-testid="round-state">')[1].split("</p>")[0]
         assert _text(state) == said, language
-    organizer = Client()
-    organizer.force_login(world.organizer)
-    panel = organizer.get(
-        reverse("console:round", args=[world.competition.slug, world.round.slug])
-    ).content.decode()
+    panel = signed_in(world.organizer).get(control_url(world.round)).content.decode()
     waiting = panel.split('data-testid="auto-freeze">')[1].split("</dd>")[0]
     assert "frozen when the scoring of the releases uploaded before the close ends" in waiting
     score(pending)
@@ -219,23 +214,7 @@ def test_two_beats_at_once_freeze_the_round_once(monkeypatch):
     now = _close_now(world) + MINUTE
     # Both read "due" before either locks the row.
     slow_down(monkeypatch, auto_freeze, "scoring_awaited", seconds=0.5)
-    start = threading.Barrier(2)
-    answers, errors = [], []
-
-    def beat() -> None:
-        try:
-            start.wait()
-            answers.append(rounds_auto_freeze(now=now))
-        except Exception as error:  # noqa: BLE001 - every failure is the finding
-            errors.append(repr(error))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=beat) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    answers, errors = at_once([lambda: rounds_auto_freeze(now=now)] * 2)
     assert errors == []
     assert sorted(answers) == [[], [world.round.pk]]
     assert _frozen_entries(world).count() == 1
