@@ -97,6 +97,14 @@ class TwoSidedPhases:
         return self.round_row.results_published
 
     @property
+    def freezes_automatically(self) -> bool:
+        """The releases are frozen by the platform at the release phase's close (the kind's
+        row's ``auto_freeze``), not frozen yet, and no such freeze was refused (then the
+        organizers decide: the pages say so as without the setting)."""
+        row = self.round_row
+        return row.auto_freeze and row.frozen_at is None and not row.auto_freeze_refusal
+
+    @property
     def release_open(self) -> bool:
         return self.release_state == "open" and not self.frozen
 
@@ -190,7 +198,7 @@ def two_sided_next_steps(*, state, team) -> list:
     ``state.next_step_words`` while the release or the attack phase is open (choosing the
     final release once the team has one); else where the round is: the results published,
     the release phase not open yet or closed (the organizers freeze next, or the platform
-    when scoring ends: the kind's row's ``auto_freeze``), the releases
+    when scoring ends: ``freezes_automatically``), the releases
     frozen and the results not published yet."""
     if team is None:
         return []
@@ -215,7 +223,7 @@ def two_sided_next_steps(*, state, team) -> list:
     if not state.frozen:
         if state.release_state == "upcoming":
             return [NextStep(_("The release phase has not opened yet."))]
-        if state.round_row.auto_freeze:
+        if state.freezes_automatically:
             return [
                 NextStep(
                     _(

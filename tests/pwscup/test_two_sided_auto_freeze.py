@@ -194,6 +194,14 @@ def test_a_refused_freeze_says_why_on_the_console_panel(kind):
         page = browser.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         line = page.split('data-testid="auto-freeze-refused">')[1].split("</span>")[0]
         assert _text(line) == said, language
+    # The teams are not told the platform freezes: the organizers decide now.
+    team = Client()
+    team.force_login(world.users["a"])
+    overview = team.get(tab_url(world.round, OVERVIEW)).content.decode()
+    state = overview.split('data-testid="round-state">')[1].split("</p>")[0]
+    assert _text(state) == "The release phase is closed; the releases are not frozen yet."
+    assert "frozen automatically" not in overview
+    assert "the organizers freeze next" in overview
     # The organizer's button still freezes, knowingly; the panel's line goes.
     args = [world.competition.slug, world.round.slug, "freeze"]
     answer = browser.post(reverse("console:round_action", args=args))
