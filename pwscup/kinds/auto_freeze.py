@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.text import capfirst
 
 
 @dataclass(frozen=True)
@@ -29,4 +30,6 @@ def auto_freeze_field(model) -> forms.BooleanField:
     creation form of a two-sided round and its page *Dates and limits*): named and explained
     as the field ``auto_freeze`` of ``model`` (the kind's row, or ``AutoFreezeRow``)."""
     field = model._meta.get_field("auto_freeze")
-    return forms.BooleanField(label=field.verbose_name, help_text=field.help_text, required=False)
+    return forms.BooleanField(
+        label=capfirst(field.verbose_name), help_text=field.help_text, required=False
+    )

@@ -41,7 +41,14 @@ class ScorerRowAdmin(ReadOnlyAdmin):
 class ScorerRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
-    fields = ("round", "frozen_at", "results_published", "hidden_awaited")
+    fields = (
+        "round",
+        "frozen_at",
+        "results_published",
+        "auto_freeze",
+        "auto_freeze_refusal",
+        "hidden_awaited",
+    )
 
 
 class ProgramBuildInline(admin.TabularInline):

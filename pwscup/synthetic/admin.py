@@ -41,7 +41,15 @@ class DrawSizes:
 class SyntheticRoundAdmin(DrawSizes, ReadOnlyScopedAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
-    fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
+    fields = (
+        "round",
+        "frozen_at",
+        "results_published",
+        "auto_freeze",
+        "auto_freeze_refusal",
+        "holdout_rows",
+        "aux_rows",
+    )
 
 
 @admin.register(SynPopulation)

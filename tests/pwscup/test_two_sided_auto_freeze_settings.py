@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_scorer_creation_form_sets_it_beside_the_release_phase(client, organizer):  # noqa: F811
     page = client.get(create_url(organizer)).content.decode()
-    assert "freeze the releases automatically at the release phase" in page
+    assert "Freeze the releases automatically at the release phase" in page  # a sentence
     response = post_as_rendered(
         client, create_url(organizer), "scorer-create", {**typed(), "auto_freeze": True}
     )
