@@ -18,7 +18,7 @@ from pwscup.scorer.models import (
     Target,
     TeamSlot,
 )
-from pwscup.submissions.admin_fields import JobFailureAdmin
+from pwscup.submissions.admin_fields import TWO_SIDED_ROW_FIELDS, JobFailureAdmin
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 SCORED_FIELDS = ("scores", "program", "program_ms", "elapsed_ms", "tail")
@@ -41,14 +41,7 @@ class ScorerRowAdmin(ReadOnlyAdmin):
 class ScorerRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
-    fields = (
-        "round",
-        "frozen_at",
-        "results_published",
-        "auto_freeze",
-        "auto_freeze_refusal",
-        "hidden_awaited",
-    )
+    fields = (*TWO_SIDED_ROW_FIELDS, "hidden_awaited")
 
 
 class ProgramBuildInline(admin.TabularInline):

@@ -8,6 +8,16 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.core.admin_base import account_display
 from pwscup.submissions.messages import job_message_text
 
+# A two-sided kind's row of the round as its read-only admin page shows it: the freeze, the
+# publication and the freeze at the release phase's close (``AutoFreezeRow``).
+TWO_SIDED_ROW_FIELDS = (
+    "round",
+    "frozen_at",
+    "results_published",
+    "auto_freeze",
+    "auto_freeze_refusal",
+)
+
 
 class JobFailureAdmin:
     """``failure``: the row's message in the reader's language, by its kind's own catalogue

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
-from pwscup.submissions.admin_fields import JobFailureAdmin
+from pwscup.submissions.admin_fields import TWO_SIDED_ROW_FIELDS, JobFailureAdmin
 from pwscup.submissions.upload_admin import kept_upload_admin
 from pwscup.synthetic.models import (
     SynAttack,
@@ -41,15 +41,7 @@ class DrawSizes:
 class SyntheticRoundAdmin(DrawSizes, ReadOnlyScopedAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
-    fields = (
-        "round",
-        "frozen_at",
-        "results_published",
-        "auto_freeze",
-        "auto_freeze_refusal",
-        "holdout_rows",
-        "aux_rows",
-    )
+    fields = (*TWO_SIDED_ROW_FIELDS, "holdout_rows", "aux_rows")
 
 
 @admin.register(SynPopulation)
