@@ -31,9 +31,8 @@ from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.services.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import (
-    attack_opens_later,
     named_phases,
-    results_waiting,
+    panel_state,
 )
 
 
@@ -276,8 +275,7 @@ def panel_context(round_) -> dict | None:
         "round": round_,
         "competition": round_.competition,
         "scorer": scorer,
-        "results_wait": results_waiting(scorer),
-        "attack_opens_at": attack_opens_later(scorer),
+        **panel_state(scorer),
         "auto_freeze": auto_freeze_panel(scorer),
         "config": selectors.round_config(round_),
         "phases": named_phases(round_),

@@ -38,6 +38,20 @@ def attack_opens_later(row):
     return attack.opens_at if timezone.now() < attack.opens_at else None
 
 
+def panel_state(row) -> dict:
+    """What the consoles' panels' state line of the round of the kind's row reads, beside
+    the row's own ``frozen_at`` and ``results_published``: ``results_wait``
+    (``results_waiting``), ``attack_opens_at`` (``attack_opens_later``) and
+    ``release_closed``: the release phase closed, the releases not frozen yet (the panel said
+    "release phase" until the freeze)."""
+    release = release_phase(row.round)
+    return {
+        "results_wait": results_waiting(row),
+        "attack_opens_at": attack_opens_later(row),
+        "release_closed": row.frozen_at is None and release is not None and release.has_closed(),
+    }
+
+
 def named_phases(round_) -> list[tuple[Phase | None, str]]:
     """The round's two phases with their names, in order (``None``: a phase not set), as the
     consoles' panels list them."""

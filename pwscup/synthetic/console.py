@@ -33,9 +33,8 @@ from pwscup.submissions.selectors import upload_counts
 from pwscup.submissions.services.auto_freeze_state import auto_freeze_panel
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import (
-    attack_opens_later,
     named_phases,
-    results_waiting,
+    panel_state,
 )
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
@@ -216,8 +215,7 @@ def panel_context(round_) -> dict | None:
     return {
         "round": round_,
         "synthetic": synthetic,
-        "results_wait": results_waiting(synthetic),
-        "attack_opens_at": attack_opens_later(synthetic),
+        **panel_state(synthetic),
         "auto_freeze": auto_freeze_panel(synthetic),
         "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True, packs=packs),
         "config": config,

@@ -116,7 +116,8 @@ def test_the_console_says_the_attack_phase_is_not_open_yet_between_the_phases(ki
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_overview_says_the_release_phase_is_closed_before_the_freeze(kind):
     """Between the release phase's close and the freeze the round is not in its release
-    phase any more: the state line says it is closed, the releases not frozen yet."""
+    phase any more: the state line says it is closed, the releases not frozen yet, and so
+    does the console's panel."""
     world, _row, _freeze, _publish = KINDS[kind](f"shut{kind[:3]}")
     browser = Client()
     browser.force_login(world.users["a"])
@@ -126,3 +127,10 @@ def test_the_overview_says_the_release_phase_is_closed_before_the_freeze(kind):
         ).content.decode()
         state = page.split('data-testid="round-state">')[1].split("</p>")[0]
         assert _text(state) == GAP["closed"][language], language
+    browser.force_login(world.organizer)
+    testid = {"synthetic": "syn-state", "scorer": "scorer-state"}[kind]
+    console = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    for language in ("en", "ja"):
+        page = browser.get(console, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        panel = _text(page.split(f'data-testid="{testid}">')[1].split("</dd>")[0])
+        assert panel == GAP["closed"][language], (language, panel)
