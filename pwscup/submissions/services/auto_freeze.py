@@ -63,7 +63,10 @@ def round_auto_freeze(*, kind, row, now) -> bool:
         row = declared.model.objects.select_for_update().select_related("round").get(pk=row.pk)
         if row.frozen_at is not None or not row.auto_freeze:
             return False  # frozen by the other beat, or by the organizer, meanwhile
-        refusal = _freeze_refusal(kind=kind, row=row)
+        action = kind.console_actions(row.round).get(declared.action)
+        if action is None:
+            return False  # not offered any more (published): nothing to freeze, nothing to log
+        refusal = _freeze_refusal(action=action, row=row)
         if refusal is not None:
             if refusal != row.auto_freeze_refusal:
                 declared.model.objects.filter(pk=row.pk).update(auto_freeze_refusal=refusal)
@@ -80,12 +83,9 @@ def round_auto_freeze(*, kind, row, now) -> bool:
     return True
 
 
-def _freeze_refusal(*, kind, row) -> str | None:
-    """Run the kind's freeze as the organizer's button does, by no user; why it was refused
-    (in English, translated where it is shown), ``None`` once done."""
-    action = kind.console_actions(row.round).get(kind.auto_freeze.action)
-    if action is None:
-        return None  # not offered any more (published): nothing left to freeze
+def _freeze_refusal(*, action, row) -> str | None:
+    """Run the kind's freeze ``action`` as the organizer's button does, by no user; why it
+    was refused (in English, translated where it is shown), ``None`` once done."""
     try:
         with transaction.atomic(), translation.override("en"):
             action.perform(user=None, round=row.round)
