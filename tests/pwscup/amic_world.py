@@ -108,6 +108,20 @@ def answer_csv(target_slot: int, hits: int) -> bytes:
     return "".join(f"{i}\n" for i in chosen).encode()
 
 
+# Hits (of 10) per target -> attacker, each round. Preliminary: protection A 700, B 600,
+# C 500, so C's release ranks 1, B's 2, A's 3; against the top 1 (C) A has 200, B 500 and C
+# its best other attacker's 500: B and C rank 1, A 3. Rank sums A 6, B 3, C 2.
+# Final: protection A 300, B 800, C 700: A 1, C 2, B 3; against A: B 200, C 300, A 300:
+# A and C 1, B 3. Rank sums A 2, B 6, C 3.
+HITS = {
+    "pre": {"a": {"b": 7, "c": 4}, "b": {"a": 3, "c": 6}, "c": {"a": 2, "b": 5}},
+    "final": {"a": {"b": 2, "c": 3}, "b": {"a": 8, "c": 6}, "c": {"a": 4, "b": 7}},
+}
+RELEASES = {  # team -> (column permuted among its rows, seed), checked to pass the gates
+    "pre": {"a": ("age", 5), "b": ("age", 2), "c": ("age", 3)},
+    "final": {"a": ("sex", 1), "b": ("hours", 2), "c": ("hours", 3)},
+}
+
 CONFIG = {
     "release_columns": [
         {"key": "hist", "label": "Histogram", "label_ja": "ヒストグラム"},

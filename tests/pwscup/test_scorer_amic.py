@@ -8,6 +8,7 @@ worked out by hand in the comments from the answers' hits."""
 import csv
 import datetime as dt
 import io
+import re
 from dataclasses import replace
 from decimal import Decimal
 
@@ -25,24 +26,19 @@ from pwscup.scorer import services
 from pwscup.scorer.models import TeamSlot
 from pwscup.submissions.services.two_sided import TwoSidedWindows
 from tests.pwscup import amic_world
-from tests.pwscup.amic_world import CONFIG, amic_packs, answer_csv, members, release_csv
+from tests.pwscup.amic_world import (
+    CONFIG,
+    HITS,
+    RELEASES,
+    amic_packs,
+    answer_csv,
+    members,
+    release_csv,
+)
 from tests.pwscup.scorer_world import attack, attack_phase, release, scorer_world
 
 pytestmark = pytest.mark.django_db
 
-# Hits (of 10) per target -> attacker, each round. Preliminary: protection A 700, B 600,
-# C 500, so C's release ranks 1, B's 2, A's 3; against the top 1 (C) A has 200, B 500 and C
-# its best other attacker's 500: B and C rank 1, A 3. Rank sums A 6, B 3, C 2.
-# Final: protection A 300, B 800, C 700: A 1, C 2, B 3; against A: B 200, C 300, A 300:
-# A and C 1, B 3. Rank sums A 2, B 6, C 3.
-HITS = {
-    "pre": {"a": {"b": 7, "c": 4}, "b": {"a": 3, "c": 6}, "c": {"a": 2, "b": 5}},
-    "final": {"a": {"b": 2, "c": 3}, "b": {"a": 8, "c": 6}, "c": {"a": 4, "b": 7}},
-}
-RELEASES = {  # team -> (column permuted among its rows, seed), checked to pass the gates
-    "pre": {"a": ("age", 5), "b": ("age", 2), "c": ("age", 3)},
-    "final": {"a": ("sex", 1), "b": ("hours", 2), "c": ("hours", 3)},
-}
 # 0.1 / rank sum in the preliminary + 0.9 / rank sum in the final.
 COMBINED = {"a": 0.1 / 6 + 0.9 / 2, "b": 0.1 / 3 + 0.9 / 6, "c": 0.1 / 2 + 0.9 / 3}
 
@@ -61,8 +57,9 @@ def final_round(world):
     return final
 
 
-def play(world, name: str) -> None:
-    """Releases, the freeze, one answer per pair, the top-1 setting, publication."""
+def play(world, name: str, before_publication=None) -> None:
+    """Releases, the freeze, one answer per pair, the top-1 setting, publication (after
+    ``before_publication(world)``)."""
     slots = {s.team.slug[-1]: s.slot for s in TeamSlot.objects.filter(scorer=world.scorer)}
     for letter, (column, seed) in RELEASES[name].items():
         kept = release(
@@ -84,7 +81,19 @@ def play(world, name: str) -> None:
         attack_top_n=1,
         rule={"attack_top_by": "release", "attack_top_own": "best_other"},
     )
+    if before_publication is not None:
+        before_publication(world)
     services.results_publish(scorer=world.scorer, user=world.organizer)
+
+
+def own_numbers_in_japanese(world) -> None:
+    """Team A's Results tab before the publication lists its release's numbers as Japanese
+    lists them (it joined them with ", ")."""
+    client = Client()
+    client.force_login(world.users["a"])
+    url = reverse("round_tab", args=[world.competition.slug, world.round.slug, "results"])
+    text = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert re.search(r"ヒストグラム <strong[^>]*>1000</strong>、分散共分散", text)
 
 
 def ranks(round_, key: str) -> dict[str, tuple]:
@@ -106,7 +115,7 @@ def test_pwscup_2020_preliminary_and_final_give_the_hand_computed_standings():
     assert flat.status == "finished" and flat.scores["hist"] < 990
     play(pre, "pre")
     final = final_round(pre)
-    play(final, "final")
+    play(final, "final", before_publication=own_numbers_in_japanese)
 
     assert ranks(pre.round, "release") == {"c": (1, 500), "b": (2, 600), "a": (3, 700)}
     assert ranks(pre.round, "attack_top") == {"b": (1, 500), "c": (1, 500), "a": (3, 200)}
@@ -134,3 +143,24 @@ def test_pwscup_2020_preliminary_and_final_give_the_hand_computed_standings():
         ("2", "Team C", pytest.approx(COMBINED["c"])),
         ("3", "Team B", pytest.approx(COMBINED["b"])),
     ]
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "Histogram ≥ 990, Variance-covariance ≥ 400, Decision tree ≥ 850"),
+        ("ja", "ヒストグラム ≥ 990、分散共分散 ≥ 400、決定木 ≥ 850"),
+    ],
+)
+def test_the_rules_tab_lists_2020_s_three_gates_in_the_reader_s_language(client, lang, said):
+    # 2020 also asked for a questionnaire of the methods used: a second required file.
+    files = {"required": ["D.csv", "methods.txt"], "only_required": True}
+    config = {**CONFIG, "release_files": files}
+    world = scorer_world(slug=f"amicg{lang}", config=config, build=False)
+    client.force_login(world.users["a"])
+    url = reverse("round_tab", args=[world.competition.slug, world.round.slug, "rules"])
+    text = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    found = re.search(r'data-testid="gates">(.*?)</p>', text, re.S)
+    assert said in re.sub(r"<[^>]+>", "", found[1])
+    separator = "、" if lang == "ja" else ", "
+    assert f"<code>D.csv</code>{separator}<code>methods.txt</code>" in text

@@ -248,7 +248,7 @@ def test_the_overview_and_submit_tab_name_the_files_an_upload_must_hold(client):
     assert "<code>FF.csv</code> （ほかのファイルも含めて構いません）。" in overview
     page = client.get(tab, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert 'data-testid="upload-form-files"' in page
-    assert "<code>CC.csv</code>, <code>DD.json</code> （ほかのファイルは不可）。" in page
+    assert "<code>CC.csv</code>、<code>DD.json</code> （ほかのファイルは不可）。" in page
     assert "これらを 1 つの ZIP ファイルにまとめてアップロードしてください。" in page
     release(world, "a", release_bytes(noise=0))
     release(world, "b", release_bytes(noise=5, seed=1))
