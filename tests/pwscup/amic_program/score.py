@@ -178,12 +178,17 @@ def members(folder: str, slot_folder: str) -> set[int]:
         return {int(line) for line in handle if line.strip()}
 
 
-def release(inp: str, out: str) -> None:
+def inputs(inp: str, name: str) -> tuple[dict, str, list[dict]]:
+    """The run's context, the path of the upload's file ``name`` (refused when absent) and B."""
     context = json.load(open(os.path.join(inp, "context.json"), encoding="utf-8"))
-    path = os.path.join(inp, "res", "D.csv")
+    path = os.path.join(inp, "res", name)
     if not os.path.exists(path):
-        refuse("D.csv がありません", "no D.csv in the upload")
-    pool = read_table(os.path.join(inp, "ref", "B.csv"), "B.csv")
+        refuse(f"{name} がありません", f"no {name} in the upload")
+    return context, path, read_table(os.path.join(inp, "ref", "B.csv"), "B.csv")
+
+
+def release(inp: str, out: str) -> None:
+    context, path, pool = inputs(inp, "D.csv")
     original = [pool[i] for i in sorted(members(os.path.join(inp, "ref"), context["slot_folder"]))]
     table = read_table(path, "D.csv")
     if not MIN_ROWS <= len(table) <= MAX_ROWS:
@@ -203,11 +208,7 @@ def release(inp: str, out: str) -> None:
 
 
 def attack(inp: str, out: str) -> None:
-    context = json.load(open(os.path.join(inp, "context.json"), encoding="utf-8"))
-    path = os.path.join(inp, "res", "E.csv")
-    if not os.path.exists(path):
-        refuse("E.csv がありません", "no E.csv in the upload")
-    pool = read_table(os.path.join(inp, "ref", "B.csv"), "B.csv")
+    context, path, pool = inputs(inp, "E.csv")
     lines = [line.strip() for line in open(path, encoding="utf-8-sig") if line.strip()]
     if len(lines) != N:
         refuse(
