@@ -50,6 +50,8 @@ CONFIG = {
     "visibility": "band",
     "bands": [0.25, 0.5, 0.75],
     "gates": [{"key": "utility", "min": 50}],
+    # The public leaderboard of the phases: every team sees every team's utility.
+    "public_columns": ["utility"],
     "limits": {"timeout_seconds": 60, "memory_mb": 1024, "processes": 64},
 }
 README = (

@@ -65,6 +65,7 @@ RULE_CHOICES = {
 TABLES = ("release_columns", "attack_columns", "gates")
 FIELDS_BY_SETTING = {
     "release_primary": "release_primary",
+    "public_columns": "public_columns",
     "attack_primary": "attack_primary",
     "top_n": "top_n",
     "unattacked": "unattacked",
@@ -109,6 +110,16 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
         _("Primary release score (its key)"),
         max_length=64,
         help_text=_("It ranks the releases. Empty: the first column."),
+    )
+    public_columns = forms.CharField(
+        label=_("Release scores every team sees during the phases (keys)"),
+        max_length=1400,
+        required=False,
+        help_text=_(
+            "Comma-separated release score keys, e.g. sample_anonymity, utility: until the "
+            "results are published, the public leaderboard shows every team's counted release "
+            "with these scores (ranked by the first). Empty: a team sees only its own scores."
+        ),
     )
     attack_primary = setting_text(
         _("Primary attack score (its key)"),
@@ -267,6 +278,9 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
                 config[f"{side}_columns"] = columns
             if (data.get(f"{side}_primary") or "").strip():
                 config[f"{side}_primary"] = data[f"{side}_primary"].strip()
+        public = (data.get("public_columns") or "").replace("、", ",").split(",")
+        if any(key.strip() for key in public):
+            config["public_columns"] = [key.strip() for key in public if key.strip()]
         if data.get("top_n") is not None:
             config["top_n"] = data["top_n"]
         if data.get("bands"):

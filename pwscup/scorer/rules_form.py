@@ -32,6 +32,7 @@ class ScorerRulesForm(ScorerSettingsForm):
 def rules_initial(config: dict) -> dict:
     """The fields' values for the stored settings ``config`` (every key filled in)."""
     initial = {key: config[key] for key in (*RULE_CHOICES, "top_n", "bands", "unattacked")}
+    initial["public_columns"] = ", ".join(config["public_columns"])
     for side in SIDES:
         initial[f"{side}_primary"] = config[f"{side}_primary"]
         for i, column in enumerate(config[f"{side}_columns"]):

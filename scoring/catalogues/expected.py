@@ -68,6 +68,10 @@ EXPECTED_MESSAGES: dict[str, dict[str, str]] = {
     "expect.file_name": {"en": "a file name", "ja": "ファイル名"},
     # the settings of a round scored by the organizer's program (scoring.scorer.round_config)
     "expect.column_list": {"en": "a list of 1 to {most} columns", "ja": "1〜{most} 個の列のリスト"},
+    "expect.key_list": {
+        "en": "a list of at most {most} column keys",
+        "ja": "{most} 個以下の列のキーのリスト",
+    },
     "expect.score_column": {
         "en": 'an object with "key" (and "label", "label_ja", …)',
         "ja": '"key"（ほかに "label"、"label_ja" など）を持つオブジェクト',

@@ -9,6 +9,11 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
                      defaults to the key, ``label_ja`` to ``label``, ``higher_is_better`` to
                      true). Default: one column ``score`` ("Score", "スコア", higher is better).
 ``release_primary``  the key of the release column that ranks releases (default: the first).
+``public_columns``   the keys of the release columns every team sees of every team's counted
+                     release while the phases run (the public board; PWSCup 2024's sample
+                     anonymity), in the board's order, the first ranking it; each a release
+                     column, at most once. Default none: a release's scores are its team's until
+                     the results are published.
 ``attack_columns``, ``attack_primary``
                      the same for an attack's scores. The attack primary is the attacker's
                      success: higher is better for the attacker when its column says so.
@@ -77,6 +82,7 @@ from scoring.scorer.errors import ScorerError, ScorerErrors
 from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.score_columns import DEFAULT_COLUMN as DEFAULT_COLUMN  # the form's
 from scoring.scorer.score_columns import (
+    MAX_COLUMNS,
     ScoreColumn,
     is_number,
     known_keys,
@@ -89,6 +95,7 @@ from scoring.scorer.upload_files import FileRule, parse_file_rule
 KEYS = (
     "release_columns",
     "release_primary",
+    "public_columns",
     "attack_columns",
     "attack_primary",
     "attack_mode",
@@ -176,10 +183,17 @@ class ScorerRoundConfig:
     release_files: FileRule = FileRule()
     attack_files: FileRule = FileRule()
     unattacked: float | None = None
+    public_columns: tuple[str, ...] = ()
 
     @property
     def release_primary_column(self) -> ScoreColumn:
         return next(c for c in self.release_columns if c.key == self.release_primary)
+
+    @property
+    def public_release_columns(self) -> tuple[ScoreColumn, ...]:
+        """The release columns of the public board, in its order (the first ranks it)."""
+        by_key = {column.key: column for column in self.release_columns}
+        return tuple(by_key[key] for key in self.public_columns)
 
     @property
     def attack_primary_column(self) -> ScoreColumn:
@@ -206,6 +220,7 @@ class ScorerRoundConfig:
         return {
             "release_columns": [c.as_dict() for c in self.release_columns],
             "release_primary": self.release_primary,
+            "public_columns": list(self.public_columns),
             "attack_columns": [c.as_dict() for c in self.attack_columns],
             "attack_primary": self.attack_primary,
             "attack_mode": self.attack_mode,
@@ -255,11 +270,28 @@ def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
     read["unattacked"] = checks.run(_unattacked, data.get("unattacked"))
     if read["release_columns"] is not None:
         read["gates"] = checks.run(_gates, data.get("gates", []), read["release_columns"])
+        public = data.get("public_columns", [])
+        read["public_columns"] = checks.run(_public_columns, public, read["release_columns"])
     read.update(_limits(checks, data.get("limits", {})))
     for key in ("release_files", "attack_files"):
         read[key] = checks.run(parse_file_rule, data.get(key, {}), key=key)
     checks.raise_found()
     return ScorerRoundConfig(**read)
+
+
+def _public_columns(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[str, ...]:
+    """The public board's release column keys: each a release column, at most once."""
+    if (
+        not isinstance(value, list)
+        or len(value) > MAX_COLUMNS
+        or not all(isinstance(key, str) for key in value)
+    ):
+        refuse("public_columns", value, expect("key_list", most=MAX_COLUMNS))
+    for key in value:
+        read_primary({"public_columns": key}, "public_columns", columns)
+    for key in {key for key in value if value.count(key) > 1}:
+        raise ScorerError("scorer.config.duplicate", key="public_columns", value=repr(key))
+    return tuple(value)
 
 
 def _top_n(value: Any) -> int:

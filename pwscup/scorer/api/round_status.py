@@ -16,7 +16,9 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
+from pwscup.scorer.public_board import round_public_board
 from pwscup.scorer.ranking_text import ranked_by_text
+from pwscup.submissions.public_board import public_board_note, public_board_table
 from pwscup.submissions.round_api import RoundStatus, metric, two_sided_tables
 
 
@@ -41,8 +43,12 @@ round_status = RoundStatus(part=selectors.scorer_of, metrics=_metrics, downloads
 
 def round_leaderboard(request, access) -> dict:
     """``ScorerKind.api_leaderboard``: the release ranking and the attack ranking, to the
-    organizers always, to the others once the results are published (404 before)."""
+    organizers always, to the others once the results are published; before that, the
+    public board (``public_board``) to everyone when the round has one, else 404."""
     scorer = selectors.scorer_of(access.round)
+    public = scorer and round_public_board(scorer=scorer, is_organizer=access.is_organizer)
+    if public is not None and not access.is_organizer:
+        return {"note": public_board_note(), "tables": [public_board_table(public)]}
     if scorer is None or not (scorer.results_published or access.is_organizer):
         raise Refused(
             _("The rankings are shown once the organizers publish the results."), status=404
@@ -66,17 +72,22 @@ def round_leaderboard(request, access) -> dict:
     notes = [ranked_by_text(board, config)]
     if not scorer.results_published:
         notes.append(_("Not published yet: shown to the organizers."))
+    if public is not None:  # the organizers' own view of what every team sees
+        notes.append(public_board_note())
     note = " ".join(text for text in notes if text)
     return {
         "note": note,
-        "tables": two_sided_tables(
-            [
-                *(column_label(column) for column in config.release_columns),
-                _("Protection (%(score)s)") % {"score": attack_name},
-                *([_("Gates")] if gates else []),
-            ],
-            releases,
-            _("Attack power (%(score)s)") % {"score": attack_name},
-            ([row.rank, row.team.name, row.power, row.attacked] for row in attackers),
-        ),
+        "tables": [
+            *two_sided_tables(
+                [
+                    *(column_label(column) for column in config.release_columns),
+                    _("Protection (%(score)s)") % {"score": attack_name},
+                    *([_("Gates")] if gates else []),
+                ],
+                releases,
+                _("Attack power (%(score)s)") % {"score": attack_name},
+                ([row.rank, row.team.name, row.power, row.attacked] for row in attackers),
+            ),
+            *([public_board_table(public)] if public is not None else []),
+        ],
     }

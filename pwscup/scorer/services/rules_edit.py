@@ -22,6 +22,7 @@ from scoring.scorer.round_config import CHOICES
 RULE_SETTINGS = (
     "release_columns",
     "release_primary",
+    "public_columns",
     "attack_columns",
     "attack_primary",
     *CHOICES,

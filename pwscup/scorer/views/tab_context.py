@@ -66,6 +66,11 @@ class RoundState(TwoSidedPhases):
         return columns_of(self.config.release_columns, primary=self.config.release_primary)
 
     @property
+    def public_labels(self) -> list[str]:
+        """The public board's scores (``public_columns``) by their labels, in its order."""
+        return [column_label(column) for column in self.config.public_release_columns]
+
+    @property
     def attack_columns(self) -> list[dict]:
         return columns_of(self.config.attack_columns, primary=self.config.attack_primary)
 

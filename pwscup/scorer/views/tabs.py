@@ -12,6 +12,7 @@ from pwscup.competitions.choice_selectors import choice_state
 from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.older_scores import team_older_scores
+from pwscup.scorer.public_board import public_board_page
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
@@ -109,6 +110,9 @@ class ScorerTabs(TwoSidedTabs):
         visible = state.published or access.is_organizer
         context = {"state": state, "visible": visible}
         uploads = []
+        context["public_board"] = public_board_page(
+            scorer=state.scorer, is_organizer=access.is_organizer, team=team
+        )
         if visible:
             context.update(results_context.results_tables(state=state, team=team))
         if team is not None and not state.published:

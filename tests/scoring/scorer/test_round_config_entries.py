@@ -3,7 +3,7 @@ entry is named, each by its position from 1, not only the first."""
 
 import pytest
 
-from scoring.scorer.errors import ScorerErrors
+from scoring.scorer.errors import ScorerError, ScorerErrors
 from scoring.scorer.round_config import parse_round_config
 
 
@@ -44,3 +44,24 @@ def test_a_duplicate_key_is_named_with_another_faulty_column():
         "scorer.config.value",
     ]
     assert "release_columns[3].label" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "fault"),
+    [
+        (["utility", "nowhere"], "not one of the columns (utility, privacy)"),
+        (["privacy", "privacy"], "names the column 'privacy' twice"),
+        ("utility", "a list of at most 20 column keys"),
+        ([1], "a list of at most 20 column keys"),
+    ],
+)
+def test_the_public_columns_are_release_columns_each_once(value, fault):
+    release = {"release_columns": [{"key": "utility"}, {"key": "privacy"}]}
+    assert parse_round_config(release).public_columns == ()  # none by default (old bundles)
+    kept = parse_round_config({**release, "public_columns": ["privacy", "utility"]})
+    assert [column.key for column in kept.public_release_columns] == ["privacy", "utility"]
+    assert parse_round_config(kept.as_dict()) == kept
+    with pytest.raises(ScorerError) as raised:
+        parse_round_config({**release, "public_columns": value})
+    assert "public_columns" in str(raised.value) and fault in str(raised.value)
+    assert "public_columns" in raised.value.render("ja")
