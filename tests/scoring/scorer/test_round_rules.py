@@ -29,6 +29,7 @@ def test_the_defaults_in_full():
             {"key": "score", "label": "Score", "label_ja": "スコア", "higher_is_better": True}
         ],
         "release_primary": "score",
+        "public_columns": [],
         "attack_columns": [
             {"key": "score", "label": "Score", "label_ja": "スコア", "higher_is_better": True}
         ],
