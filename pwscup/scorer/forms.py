@@ -111,10 +111,9 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
         max_length=64,
         help_text=_("It ranks the releases. Empty: the first column."),
     )
-    public_columns = forms.CharField(
-        label=_("Release scores every team sees during the phases (keys)"),
+    public_columns = setting_text(
+        _("Release scores every team sees during the phases (keys)"),
         max_length=1400,
-        required=False,
         help_text=_(
             "Comma-separated release score keys, e.g. sample_anonymity, utility: until the "
             "results are published, the public leaderboard shows every team's counted release "
