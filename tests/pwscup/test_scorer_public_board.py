@@ -3,6 +3,7 @@ anonymity shown during the phase): every team sees every team's counted release 
 public scores only, on the Results tab and in the API's round standings, until the results
 are published; never another score, never a file."""
 
+import html
 import json
 
 import pytest
@@ -108,6 +109,10 @@ def test_with_no_public_column_no_board_is_shown():
     organizer = Client()
     organizer.force_login(world.organizer)
     url = reverse("scorer_console:rules", args=[world.competition.slug, world.round.slug])
+    refused = post_as_rendered(organizer, url, "scorer-rules", {"public_columns": "utility, nope"})
+    assert refused.status_code == 200
+    said = html.unescape(refused.content.decode())
+    assert "“Release scores every team sees during the phases (keys)” is 'nope'" in said
     for public, shown in (("utility", True), ("", False)):
         fill = {"public_columns": public}
         assert post_as_rendered(organizer, url, "scorer-rules", fill).status_code == 302
@@ -141,7 +146,9 @@ def test_the_organizer_sees_the_same_board_and_a_disqualified_team_marked():
 
     team_board = board_html(results_page(world, world.users["a"]))
     assert "public-board-teamc" not in team_board
-    organizer_board = board_html(results_page(world, world.organizer))
+    organizer_page = results_page(world, world.organizer)
+    assert "the teams see their own scores and the public leaderboard" in organizer_page
+    organizer_board = board_html(organizer_page)
     for slug in ("teama", "teamb"):
         mine = team_board.split(f"public-board-{slug}")[1].split("</tr>")[0]
         theirs = organizer_board.split(f"public-board-{slug}")[1].split("</tr>")[0]
