@@ -8,7 +8,8 @@ are the core's, from the declared submission types (``submissions.py``).
 The standings are the release ranking and the attack ranking (``selectors.standings``): to
 the organizers always, to everyone else who sees the round once the results are published
 (404 before, as the round's results page); disqualified teams are left out except for the
-organizers."""
+organizers. Until then a round with public release scores answers everyone its public
+leaderboard (``pwscup.scorer.public_board``), after the organizers' two rankings."""
 
 from django.utils.translation import gettext as _
 
