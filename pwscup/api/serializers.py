@@ -117,6 +117,14 @@ class SubmissionTypeSerializer(serializers.Serializer):
             "Whether the team chooses its final upload of this type (an upload's select_url)."
         )
     )
+    counts = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text=gettext_lazy(
+            "Which of the team's uploads of this type counts, in a sentence (empty: the round "
+            "says nothing); an upload's final marks one that counts."
+        ),
+    )
 
 
 class DownloadSerializer(serializers.Serializer):

@@ -103,6 +103,8 @@ def _print_upload_types(types: list[dict]) -> None:
     for kind in types:
         if (kind.get("files") or {}).get("required"):  # an older server says nothing
             print(f"{kind['key']}: {files_text(kind['files'])}")
+        if kind.get("counts"):
+            print(f"{kind['key']}: {kind['counts']}")
 
 
 def files_text(files: dict) -> str:
@@ -140,7 +142,9 @@ def _print_uploads(status: dict) -> None:
                 uploads_table(
                     uploads,
                     status["metrics"],
-                    selectable=kind.get("selectable"),
+                    # An upload that counts is marked where the team chooses it or the
+                    # round says which counts (the newest attack, PWSCup 2025's rule).
+                    selectable=kind.get("selectable") or bool(kind.get("counts")),
                     takes_note=takes_note,
                 )
             )

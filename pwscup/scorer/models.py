@@ -286,6 +286,9 @@ class Attack(ScoredUpload):
         verbose_name=_("target"),
     )
     targets = models.JSONField(_("scores per target"), default=dict, blank=True)
+    # The upload the team registers as the one that counts (a round whose ``attack_counts``
+    # is ``chosen``): one per team and target, or one per team where uploads cover every one.
+    selected = models.BooleanField(_("selected as the one that counts"), default=False)
 
     class Meta(ScoredUpload.Meta):
         indexes = [models.Index(fields=["scorer", "team", "status"])]

@@ -3,6 +3,8 @@ every kind's tables for a score (``scoring.display.format_figure``), a gate's bo
 organizer wrote it, and a failed gate named by its score's label in the reader's language.
 The API's numbers, the CSV exports and the archive keep the program's values exactly."""
 
+from django.utils.translation import gettext
+
 from pwscup.core.languages import in_reader_language
 from scoring.display import format_cell
 from scoring.scorer.round_config import ScorerRoundConfig
@@ -33,3 +35,23 @@ def gate_text(gate: dict, *, config: ScorerRoundConfig) -> str:
     bound = "≥" if "min" in gate else "≤"
     limit = gate.get("min", gate.get("max"))
     return f"{labels.get(gate['key']) or gate['key']} {bound} {format_bound(limit)}"
+
+
+def attack_counts_text(config: ScorerRoundConfig) -> str:
+    """Which of a team's attacks counts (the round's ``attack_counts``), as the Rules tab,
+    the Submit tab and the round status (``pwscup status``) say it."""
+    if config.attack_counts == "last":
+        return gettext(
+            "A team never attacks its own release; on each target, the team's newest scored "
+            "attack on it counts (its earlier ones no longer do)."
+        )
+    if config.attack_counts == "chosen":
+        return gettext(
+            "A team never attacks its own release; on each target, the scored attack the "
+            "team registered (“Make it the one that counts”) counts, else its newest scored "
+            "attack on it."
+        )
+    return gettext(
+        "A team never attacks its own release; the best of a team's scored attacks on a "
+        "target counts."
+    )

@@ -16,6 +16,10 @@ from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
 from pwscup.kinds.rows import kind_row_with_round
+from pwscup.scorer.attack_visibility import attack_scores_for as attack_scores_for
+from pwscup.scorer.attack_visibility import attack_visibility as attack_visibility
+from pwscup.scorer.attack_visibility import shown_value as shown_value
+from pwscup.scorer.counted_attacks import counted_among, primary_matrix
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -27,13 +31,10 @@ from pwscup.scorer.models import (
     TeamSlot,
     pack_file_name,
 )
-from pwscup.scorer.score_text import format_score
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
 from scoring.scorer.matrix import (
-    band,
-    band_label,
     power,
     protection,
     rank,
@@ -192,70 +193,41 @@ def attack_target_choices(*, scorer: ScorerRound, team: Team):
     return round_targets(scorer=scorer).exclude(team=team)
 
 
-# --- what a reader sees of an attack --------------------------------------------------------
-
-
-def attack_visibility(*, scorer: ScorerRound, is_organizer: bool) -> str:
-    """How much of an attack's scores its own team sees now: ``exact``, ``band`` or
-    ``hidden`` while the results are not published (the round's setting); everything once
-    they are, and always for the organizers."""
-    if is_organizer or scorer.results_published:
-        return "exact"
-    return round_config(scorer.round).visibility
-
-
-def shown_value(value, *, visibility: str, bands) -> dict:
-    """One score as a reader may see it: ``{"value": number | None, "text": str}``."""
-    if value is None:
-        return {"value": None, "text": "—"}
-    if visibility == "exact":
-        return {"value": value, "text": format_score(value)}
-    if visibility == "band":
-        return {"value": None, "text": band_label(band(value, bands), bands)}
-    return {"value": None, "text": "…"}
-
-
-def attack_scores_for(attack: Attack, *, visibility: str, config: ScorerRoundConfig) -> dict:
-    """The attack's scores as the reader may see them, by key: the one owner of the
-    visibility rule for pages, API answers, exports and notifications."""
-    return {
-        key: shown_value(attack.scores.get(key), visibility=visibility, bands=config.bands)
-        for key in [column.key for column in config.attack_columns]
-        if key in attack.scores
-    }
-
-
 # --- the matrix and the rankings -------------------------------------------------------------
 
 
-def _better(a, b, *, higher: bool) -> bool:
-    return a > b if higher else a < b
-
-
-def attack_matrix(*, scorer: ScorerRound, config: ScorerRoundConfig | None = None) -> dict:
-    """``{target slug: {attacker slug: value}}``: each attacker's best primary attack score
-    on each target over its scored attacks (per-target uploads, and the per-target scores
-    of uploads covering every target). Every attack counts, a disqualified team's included
+def counted_attacks(*, scorer: ScorerRound, config: ScorerRoundConfig | None = None) -> dict:
+    """``{target slug: {attacker slug: CountedAttack}}``: on each frozen target, the attack
+    that counts for each other team under the round's ``attack_counts`` (``attack_counted``),
+    over its scored uploads (per-target uploads, and the per-target scores of uploads
+    covering every target). Every attack counts, a disqualified team's included
     (``DisqualificationRule.attack_counts``)."""
     config = config or round_config(scorer.round)
-    key, higher = config.attack_primary, config.attack_primary_column.higher_is_better
-    targets = {t.team.slug: t for t in round_targets(scorer=scorer)}
-    matrix: dict[str, dict[str, float]] = {slug: {} for slug in targets}
+    targets = {t.team.slug for t in round_targets(scorer=scorer)}
     attacks = Attack.objects.filter(scorer=scorer, status=Status.FINISHED).select_related(
         "team", "target__team"
     )
-    for attack in attacks:
-        if attack.target_id is not None:
-            pairs = [(attack.target.team.slug, attack.scores.get(key))]
-        else:
-            pairs = [(slug, values.get(key)) for slug, values in attack.targets.items()]
-        for slug, value in pairs:
-            if slug not in matrix or slug == attack.team.slug or value is None:
-                continue
-            known = matrix[slug].get(attack.team.slug)
-            if known is None or _better(value, known, higher=higher):
-                matrix[slug][attack.team.slug] = value
-    return matrix
+    return counted_among(attacks, targets=targets, config=config)
+
+
+def attack_matrix(*, scorer: ScorerRound, config: ScorerRoundConfig | None = None) -> dict:
+    """``{target slug: {attacker slug: value}}``: the primary attack score of the upload
+    that counts for each attacker on each target (``counted_attacks``)."""
+    config = config or round_config(scorer.round)
+    counted = counted_attacks(scorer=scorer, config=config)
+    return primary_matrix(counted, key=config.attack_primary)
+
+
+def team_counted_attacks(*, scorer: ScorerRound, team: Team) -> set[int]:
+    """The team's attacks that count now (their pks) where the round counts the last or the
+    chosen one; none where it counts the best (which is best would tell hidden scores)."""
+    config = round_config(scorer.round)
+    if config.attack_counts == "best" or team is None:
+        return set()
+    targets = {t.team.slug for t in round_targets(scorer=scorer)}
+    mine = team_attacks(scorer=scorer, team=team).filter(status=Status.FINISHED)
+    counted = counted_among(mine.select_related("team"), targets=targets, config=config)
+    return {found.upload.pk for row in counted.values() for found in row.values()}
 
 
 @dataclass

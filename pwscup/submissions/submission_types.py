@@ -220,6 +220,11 @@ class SubmissionType:
         """The files an upload must hold, in the status (``round_api.upload_files``)."""
         return upload_files()
 
+    def counts(self, part, access) -> str:
+        """Which of the team's uploads of this type counts, in a sentence (the status's
+        ``counts``; ``""``: the kind says nothing)."""
+        return ""
+
     # --- addresses, served by the core ------------------------------------------------------------
 
     def address(self, upload, access, name: str = "") -> str:
@@ -263,6 +268,7 @@ class SubmissionType:
             "fields": self.fields(part, access),
             "files": self.files(part, access),
             "selectable": self.has_select,
+            "counts": self.counts(part, access),
         }
 
 

@@ -311,6 +311,13 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "攻撃対象の名前 {name} が正しくありません。英字（a-z, A-Z）・数字・-・_ の 1〜64 "
         "文字で、英字か数字で始まる必要があります（プラットフォームの問題です）。",
     },
+    "scorer.attacks.name": {
+        "en": "The counted attack's folder name {name} is invalid: expected the attacker's "
+        "name and the upload's number, each 1 to 64 letters a-z or A-Z, digits, - or _ "
+        "(a fault of the platform).",
+        "ja": "集計対象の攻撃のフォルダ名 {name} が正しくありません。攻撃チームの名前と投稿の番号が"
+        "必要で、それぞれ英字（a-z, A-Z）・数字・-・_ の 1〜64 文字です（プラットフォームの問題です）。",
+    },
     "scorer.config.not_object": {
         "en": "The round's settings must be a JSON object of keys to values.",
         "ja": "ラウンドの設定はキーと値の JSON オブジェクトである必要があります。",

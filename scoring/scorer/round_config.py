@@ -40,6 +40,9 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
 ``gates``            at most 10 ``{"key": release column, "min": number}`` or ``{"key": …,
                      "max": number}``: a release failing one is ranked after every release
                      passing them all (it is kept, not removed). Default none.
+``attack_counts``    which of an attacker's scored uploads counts on a target: ``best`` (default;
+                     its best primary score there), ``last`` (its newest upload scoring that
+                     target) or ``chosen`` (the one the team selected, else its newest).
 ``ranking``          who ranks: ``rules`` (default; the rules above) or ``program`` (the
                      program's ``ranking_command``, run on request with every frozen release's
                      scores and the matrix, gives each team its ``release`` and ``attack``
@@ -111,6 +114,7 @@ KEYS = (
     "release_files",
     "attack_files",
     "unattacked",
+    "attack_counts",
 )
 MAX_GATES = 10
 MAX_BANDS = 9
@@ -122,6 +126,7 @@ CHOICES = {
     "release_rank": ("primary", "protection", "rank_sum"),
     "visibility": ("exact", "band", "hidden"),
     "ranking": ("rules", "program"),
+    "attack_counts": ("best", "last", "chosen"),
 }
 DEFAULT_TOP_N = 5
 DEFAULT_BANDS = (0.25, 0.5, 0.75)
@@ -184,6 +189,7 @@ class ScorerRoundConfig:
     attack_files: FileRule = FileRule()
     unattacked: float | None = None
     public_columns: tuple[str, ...] = ()
+    attack_counts: str = "best"
 
     @property
     def release_primary_column(self) -> ScoreColumn:
@@ -240,6 +246,7 @@ class ScorerRoundConfig:
             "release_files": self.release_files.as_dict(),
             "attack_files": self.attack_files.as_dict(),
             "unattacked": self.unattacked,
+            "attack_counts": self.attack_counts,
         }
 
 

@@ -45,7 +45,9 @@ TARGETS = f"{INPUT}/targets"
 # the demo's teamA), never a path.
 TARGET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 # Errors of the platform (its setup, or its caller), not of the submission.
-PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.")
+PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.", "scorer.attacks.")
+# The folders bound under ``input/``: each name's parts (``<team>``; ``<attacker>/<upload>``).
+BOUND_FOLDERS = {"targets": 1, "attacks": 2}
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ def scorer_run(
     run_as: tuple[int, int] = NOBODY,
     targets: Mapping[str, Path] | None = None,
     launcher: Launcher | None = None,
+    attacks: Mapping[str, Path] | None = None,
 ) -> ScorerResult:
     """Run ``program``'s command of ``kind`` on ``submission`` in the sandbox (started by
     ``launcher``: bubblewrap by default, or a container runtime's ``CommandLauncher``).
@@ -110,7 +113,9 @@ def scorer_run(
     ``reference`` and ``truth`` are folders bound read-only, and so is each of ``targets``
     (``{name: folder}``, the frozen releases an attack is given) at
     ``/app/input/targets/<name>``; a name outside ``[a-z0-9][a-z0-9_-]{0,63}`` is the caller's
-    mistake and ends the run as failed (``scorer.targets.name``). ``primary_key`` (else the
+    mistake and ends the run as failed (``scorer.targets.name``). ``attacks`` (``{"<attacker>/
+    <upload id>": folder}``, the uploads a ranking run reads) are bound the same way at
+    ``/app/input/attacks/<attacker>/<upload id>`` (``scorer.attacks.name``). ``primary_key`` (else the
     metadata's) must be among the scores.
     """
     started = time.monotonic()
@@ -118,8 +123,9 @@ def scorer_run(
     output = work / "output"
     try:
         command = substitute(program.command(kind))
+        folders = {"targets": targets or {}, "attacks": attacks or {}}
         mounts = _stage(
-            program, work, submission, reference, truth, context, submission_limits, run_as, targets
+            program, work, submission, reference, truth, context, submission_limits, run_as, folders
         )
         outcome = sandbox_run(
             ["/bin/sh", "-c", command],
@@ -142,14 +148,23 @@ def scorer_run(
     return _result(status, code, params, output, started, read, outcome=outcome)
 
 
+def _checked_folders(folders) -> dict[str, dict[str, Path]]:
+    """The folders to bind under ``input/`` (``BOUND_FOLDERS``), each name checked: the
+    caller's mistake ends the run (``scorer.<targets|attacks>.name``), never a path."""
+    folders = {under: dict(folders.get(under) or {}) for under in BOUND_FOLDERS}
+    for under, named in folders.items():
+        for name in named:
+            parts = name.split("/") if isinstance(name, str) else []
+            if len(parts) != BOUND_FOLDERS[under] or not all(map(TARGET_NAME.match, parts)):
+                raise ScorerError(f"scorer.{under}.name", name=repr(clip(name)))
+    return folders
+
+
 def _stage(
-    program, work, submission, reference, truth, context, submission_limits, run_as, targets=None
+    program, work, submission, reference, truth, context, submission_limits, run_as, folders=None
 ):
     """Make ``work``'s folders and return the sandbox's mounts."""
-    targets = dict(targets or {})
-    for name in targets:
-        if not isinstance(name, str) or not TARGET_NAME.match(name):
-            raise ScorerError("scorer.targets.name", name=repr(clip(name)))
+    folders = _checked_folders(folders or {})
     work.mkdir(parents=True, exist_ok=True)
     os.chmod(work, 0o711)
     inputs, output = work / "input", work / "output"
@@ -175,11 +190,10 @@ def _stage(
         if inside.is_relative_to(INPUT):
             inputs.joinpath(*inside.relative_to(INPUT).parts).mkdir(parents=True, mode=0o755)
         mounts.append(Mount(truth, str(inside)))
-    if targets:
-        (inputs / "targets").mkdir(mode=0o755, exist_ok=True)
-    for name, folder in sorted(targets.items()):
-        (inputs / "targets" / name).mkdir(mode=0o755, exist_ok=True)
-        mounts.append(Mount(Path(folder), f"{TARGETS}/{name}"))
+    for under, named in folders.items():
+        for name, folder in sorted(named.items()):
+            (inputs / under / name).mkdir(parents=True, mode=0o755, exist_ok=True)
+            mounts.append(Mount(Path(folder), f"{INPUT}/{under}/{name}"))
     for folder in (inputs, *(p for p in inputs.rglob("*") if p.is_dir())):
         os.chmod(folder, 0o755)
     return mounts

@@ -13,7 +13,10 @@ the round status (``submission_types`` and ``uploads``).
   ``POST`` an attack (multipart ``file`` and, in a round of one upload per target,
   ``target``: the target team's slug), **202**; ``<pk>/`` and ``<pk>/file``. Listed in the
   status once the releases are frozen, open while the attack phase is and the results are
-  not published, when the team has a target."""
+  not published, when the team has a target; ``<pk>/select/`` registers a scored attack as
+  the one that counts (a round whose ``attack_counts`` is ``chosen``; refused, 409, in
+  another). An attack's ``final`` says whether it is an upload that counts now (``last`` or
+  ``chosen``), the status's ``counts`` which upload counts."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -21,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.core.errors import Refused
-from pwscup.scorer import selectors, services
+from pwscup.scorer import score_text, selectors, services
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
 from pwscup.scorer.models import Target
@@ -111,21 +114,41 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
         )
     }
     target_model = Target
+    has_select = True
+
+    def summary(self, action: str) -> str:
+        if action == "select":
+            return gettext_lazy(
+                "Register one of my team's scored attacks as the one that counts (a round "
+                "where the team chooses it)"
+            )
+        return super().summary(action)
 
     def uploads(self, part, access):
         return selectors.team_attacks(scorer=part, team=self.team(access)).select_related("program")
 
     def context(self, part, access):
-        """The round's visibility rule for the caller, read once per request."""
+        """The round's visibility rule for the caller and the team's uploads that count,
+        read once per request."""
+        config = selectors.round_config(part.round)
         return {
             "visibility": selectors.attack_visibility(
                 scorer=part, is_organizer=access.is_organizer
             ),
-            "config": selectors.round_config(part.round),
+            "config": config,
+            "counted": selectors.team_counted_attacks(scorer=part, team=self.team(access)),
         }
 
     def as_json(self, upload, part, access, context):
-        return attack_json(upload, visibility=context["visibility"], config=context["config"])
+        answer = attack_json(upload, visibility=context["visibility"], config=context["config"])
+        return {**answer, "final": upload.pk in context["counted"]}
+
+    def select(self, upload, part, access) -> str:
+        services.attack_select(attack=upload)
+        return _("Attack #%(n)s is now the one that counts.") % {"n": upload.number}
+
+    def counts(self, part, access) -> str:
+        return str(score_text.attack_counts_text(selectors.round_config(part.round)))
 
     def page_anchor(self, data, *, refused: bool) -> str:
         return "#attacks"
@@ -155,6 +178,7 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
 
     def status_entry(self, part, access):
         entry = super().status_entry(part, access)
+        entry["selectable"] = selectors.round_config(part.round).attack_counts == "chosen"
         if not self._per_target(part):
             entry["label"] = _(
                 "An attack on every target at once (scored by the organizer's program)"

@@ -20,7 +20,12 @@ from pwscup.scorer.services.programs import (
     program_upload,
 )
 from pwscup.scorer.services.ranking import ranking_request, ranking_score, standings_input
-from pwscup.scorer.services.releases import attack_upload, release_select, release_upload
+from pwscup.scorer.services.releases import (
+    attack_select,
+    attack_upload,
+    release_select,
+    release_upload,
+)
 from pwscup.scorer.services.rounds import (
     results_publish,
     scorer_config_validate,
@@ -38,6 +43,7 @@ __all__ = [
     "SCORE_RELEASE_TASK",
     "attack_phase_open_now",
     "attack_score",
+    "attack_select",
     "attack_upload",
     "hidden_packs_await",
     "outdated_uploads",

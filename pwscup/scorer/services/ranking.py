@@ -1,11 +1,14 @@
 """The organizer's ranking program (a round whose ``ranking`` setting is ``program``): run on
-request, on a worker, in the sandbox, with every frozen release's scores and the attack matrix
-as ``res/standings.json``; it returns each team's ``release`` and ``attack`` score under
-``targets`` in its ``scores.json``, which rank the round (``selectors.standings``)."""
+request, on a worker, in the sandbox, with every frozen release's scores, the attack matrix
+and the counted attacks' scores as ``res/standings.json`` and the counted attacks' files
+under ``input/attacks/<attacker>/<upload id>/``; it returns each team's ``release`` and
+``attack`` score under ``targets`` in its ``scores.json``, which rank the round
+(``selectors.standings``)."""
 
 import json
 import logging
 import shutil
+from pathlib import Path
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,9 +17,16 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import round_audit_record
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
-from pwscup.scorer.models import RankingRun, ScorerRound
+from pwscup.scorer.counted_attacks import primary_matrix
+from pwscup.scorer.models import Attack, RankingRun, ScorerRound
 from pwscup.scorer.services.common import RANKING_TASK, result_message
-from pwscup.scorer.services.runs import prepared, program_run
+from pwscup.scorer.services.runs import (
+    prepared,
+    program_run,
+    submission_folder,
+    work_folder,
+)
+from pwscup.scorer.services.scoring_runs import submission_name
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
@@ -51,18 +61,48 @@ def ranking_request(*, scorer: ScorerRound, user=None) -> RankingRun:
 
 def standings_input(*, scorer: ScorerRound) -> dict:
     """What the ranking program reads: every frozen release's scores (by team slug), the
-    matrix of attack primary scores ``{target: {attacker: value}}``, and every scored
-    attack's scores on each target, the settings and the disqualified teams."""
+    matrix of attack primary scores ``{target: {attacker: value}}``, the attack that counts
+    in each cell with every score it has there (``attacks``: ``{target: {attacker:
+    {"upload": id, "scores": {...}}}}``), the settings and the disqualified teams."""
     from pwscup.accounts.selectors import disqualification_rule
 
     config = selectors.round_config(scorer.round)
     rule = disqualification_rule(competition_id=scorer.round.competition_id)
     targets = list(selectors.round_targets(scorer=scorer))
+    counted = selectors.counted_attacks(scorer=scorer, config=config)
     return {
         "releases": {t.team.slug: t.release.scores for t in targets},
-        "matrix": selectors.attack_matrix(scorer=scorer, config=config),
+        "matrix": primary_matrix(counted, key=config.attack_primary),
+        "attacks": {
+            target: {
+                attacker: {"upload": found.upload.pk, "scores": found.scores}
+                for attacker, found in row.items()
+            }
+            for target, row in counted.items()
+        },
         "disqualified": sorted(t.team.slug for t in targets if rule.marked(t.team.pk)),
         "settings": config.as_dict(),
+    }
+
+
+def counted_folders(standings: dict, *, scratch: Path) -> dict[str, Path]:
+    """The files of each upload counted in ``standings`` (its ``attacks``), laid out as its
+    attack run's ``res/`` was (a ZIP unpacked, with the limits of any ZIP), by
+    ``<attacker>/<upload id>``: what the ranking run binds read-only under
+    ``input/attacks/``. An upload counted on several targets is laid out once."""
+    uploads = {
+        found["upload"]: attacker
+        for row in standings["attacks"].values()
+        for attacker, found in row.items()
+    }
+    attacks = Attack.objects.filter(pk__in=uploads).only("pk", "file", "original_filename")
+    return {
+        f"{uploads[attack.pk]}/{attack.pk}": submission_folder(
+            attack.file,
+            name=submission_name(attack),
+            into=scratch / uploads[attack.pk] / str(attack.pk),
+        )
+        for attack in attacks
     }
 
 
@@ -79,18 +119,30 @@ def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:
         return Status.FAILED, JobMessage.platform("job.no_program"), {}
     config = selectors.round_config(scorer.round)
     packs = selectors.current_packs(scorer=scorer)
-    work = None
+    work = scratch = None
     try:
         ready = prepared(program, packs=packs)
-        text = json.dumps(standings_input(scorer=scorer), allow_nan=False, ensure_ascii=False)
+        standings = standings_input(scorer=scorer)
+        scratch = work_folder()
+        attacks = counted_folders(standings, scratch=scratch)
+        text = json.dumps(standings, allow_nan=False, ensure_ascii=False)
         result, work = program_run(
             ready,
             kind="ranking",
             submission_name=STANDINGS,
             submission_bytes=text.encode("utf-8"),
-            context={"phase": "ranking", "round": {"slug": scorer.round.slug}},
+            context={
+                "phase": "ranking",
+                "round": {"slug": scorer.round.slug},
+                # Each target's team number, as an attack run is told it: an answer laid out
+                # by team number (PWSCup 2025's column i) is read by it.
+                "target_slots": {
+                    t.team.slug: t.slot_number for t in selectors.round_targets(scorer=scorer)
+                },
+            },
             config=config.as_dict(),
             primary_key=None,
+            attacks=attacks or None,
         )
         values = {"program": program, "tail": result.tail[-4000:]}
         if result.status != "ok":
@@ -103,5 +155,6 @@ def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:
         log.exception("the ranking program of %s crashed", scorer)
         return Status.FAILED, scorer_crash_message(error), {"program": program}
     finally:
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
+        for folder in (work, scratch):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)

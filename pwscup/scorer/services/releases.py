@@ -1,9 +1,11 @@
 """A team's releases and attacks: kept through the core's upload pipeline while their phase
-is open, scored by a worker (``scoring_runs``), and the team's choice of its final release.
+is open, scored by a worker (``scoring_runs``), and the team's choice of its final release
+and (a round whose ``attack_counts`` is ``chosen``) of the attack that counts.
 An upload lacking a file the round requires (``release_files``, ``attack_files``) is kept
 FAILED at once, saying which, never sent to a worker, and does not lock the team's data
 choice."""
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,11 +21,13 @@ from pwscup.scorer.services.common import (
 from pwscup.scorer.services.rounds import slots_for_teams
 from pwscup.scorer.services.upload_files import files_refusal
 from pwscup.submissions.broker import Dispatch
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_refuse
 from pwscup.submissions.services.two_sided import (
     ATTACK,
     RELEASE,
     two_sided_attack_open,
+    two_sided_phase_check,
     two_sided_release_open,
     two_sided_release_select,
     two_sided_upload_keep,
@@ -151,3 +155,29 @@ def attack_upload(
         ),
         target=target,
     )
+
+
+def attack_select(*, attack: Attack, now=None) -> None:
+    """Register a scored attack as the one that counts for its team (a round whose
+    ``attack_counts`` is ``chosen``): on its target, or on every target for an upload
+    covering them all; the team's other selection there is dropped. Refused in a round
+    that counts another upload, for an attack not scored, outside the attack phase and once
+    the results are published."""
+    now = now or timezone.now()
+    scorer = attack.scorer
+    if round_config(scorer.round).attack_counts != "chosen":
+        raise Refused(
+            _("In this round your team does not choose the attack that counts."), status=409
+        )
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=attack.team_id)
+        two_sided_phase_check(round=scorer.round, kind=ATTACK, now=now)
+        scorer.refresh_from_db(fields=["results_published"])
+        if scorer.results_published:
+            raise Refused(_("The results are published: the attack phase is over."), status=403)
+        if attack.status != Status.FINISHED:
+            raise Refused(_("Only a scored attack can be the one that counts."))
+        mine = Attack.objects.filter(scorer=scorer, team_id=attack.team_id)
+        mine.filter(target_id=attack.target_id).update(selected=False)
+        mine.filter(pk=attack.pk).update(selected=True)
+        attack.selected = True

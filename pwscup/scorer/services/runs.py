@@ -198,9 +198,11 @@ def program_run(
     submission_field=None,
     submission_bytes: bytes | None = None,
     targets: dict[str, Path] | None = None,
+    attacks: dict[str, Path] | None = None,
 ) -> tuple[ScorerResult, Path]:
     """Run the program's ``kind`` command on the kept submission (``submission_field``) or
-    on bytes the platform wrote (``submission_bytes``: the ranking program's input);
+    on bytes the platform wrote (``submission_bytes``: the ranking program's input, which
+    is given the counted ``attacks``); the frozen ``targets`` an attack is given;
     returns the result and the run's work folder (the caller reads the output, then
     removes the folder)."""
     work = work_folder()
@@ -224,6 +226,7 @@ def program_run(
         limits=parse_round_config(config).sandbox_limits(),
         primary_key=primary_key,
         targets=targets,
+        attacks=attacks,
         launcher=sandbox_launcher(),
     )
     return result, work
