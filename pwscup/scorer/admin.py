@@ -118,8 +118,8 @@ class TargetAdmin(ScorerRowAdmin):
 kept_upload_admin(
     Attack,
     competition_lookup="scorer__round__competition",
-    columns=("target", "number"),
+    columns=("target", "number", "selected"),
     where=("scorer", "target", "team", "number"),
-    results=(*SCORED_FIELDS, "targets"),
+    results=(*SCORED_FIELDS, "targets", "selected"),
     deletable=False,
 )

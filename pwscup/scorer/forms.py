@@ -56,6 +56,11 @@ RULE_CHOICES = {
         ("band", _("Only the band a score falls in")),
         ("hidden", _("Hidden until the results are published")),
     ],
+    "attack_counts": [
+        ("best", _("Its best scored upload on the target")),
+        ("last", _("Its newest scored upload (on every target it covers)")),
+        ("chosen", _("The upload the team registers, else its newest")),
+    ],
     "ranking": [
         ("rules", _("The rules above")),
         ("program", _("My program's ranking command (run from the console after the freeze)")),
@@ -95,6 +100,7 @@ RULE_LABELS = {
     "release_rank": _("Release ranking"),
     "visibility": _("What a team sees of its attack scores before publication"),
     "ranking": _("Who ranks the releases and the attackers"),
+    "attack_counts": _("Which of an attacker's uploads counts on a target"),
 }
 
 

@@ -229,27 +229,31 @@ def no_file_chosen(form) -> bool:
     return form.has_error("file", "required") or form.has_error("file", "missing")
 
 
-def release_select_view(key: str, own: Callable, select: Callable):
+def release_select_view(
+    key: str, own: Callable, select: Callable, *, anchor: str = "#releases", done=None
+):
     """The view of a two-sided kind's choice of its final release: ``own(access, pk)`` the
     release the reader may see (404 otherwise; an organizer in a team may see every team's,
     but chooses only for its own), ``select(release=...)`` the kind's service. The answer is
     JSON (``id``, ``number``, ``selected``, or the refusal), or the Submit tab's releases
-    with a message."""
+    with a message. A kind's other choice of one upload (the attack that counts) gives its
+    Submit tab's ``anchor`` and its message, ``done(upload)``."""
 
     @team_form_view(key)
     def release_select(request, access, team, pk: int):
         release = own(access, pk)
         if release.team_id != team.pk:
             raise Http404
-        back = redirect(tab_url(access.round, SUBMIT) + "#releases")
+        back = redirect(tab_url(access.round, SUBMIT) + anchor)
         try:
             select(release=release)
         except Refused as refusal:
             return refused_answer(request, refusal, back)
         if wants_json(request):
             return JsonResponse({"id": release.pk, "number": release.number, "selected": True})
+        text = done(release) if done is not None else None
         messages.success(
-            request, _("Release #%(n)s is now your final release.") % {"n": release.number}
+            request, text or _("Release #%(n)s is now your final release.") % {"n": release.number}
         )
         return back
 

@@ -46,8 +46,9 @@ TARGETS = f"{INPUT}/targets"
 TARGET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 # Errors of the platform (its setup, or its caller), not of the submission.
 PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.", "scorer.attacks.")
-# The folders bound under ``input/``: each name's parts (``<team>``; ``<attacker>/<upload>``).
-BOUND_FOLDERS = {"targets": 1, "attacks": 2}
+# The folders bound under ``input/``: how many parts each name has (``<team>``;
+# ``<attacker>/<upload>``) and the code of a faulty one.
+BOUND_FOLDERS = {"targets": (1, "scorer.targets.name"), "attacks": (2, "scorer.attacks.name")}
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,11 @@ def _checked_folders(folders) -> dict[str, dict[str, Path]]:
     caller's mistake ends the run (``scorer.<targets|attacks>.name``), never a path."""
     folders = {under: dict(folders.get(under) or {}) for under in BOUND_FOLDERS}
     for under, named in folders.items():
+        count, code = BOUND_FOLDERS[under]
         for name in named:
             parts = name.split("/") if isinstance(name, str) else []
-            if len(parts) != BOUND_FOLDERS[under] or not all(map(TARGET_NAME.match, parts)):
-                raise ScorerError(f"scorer.{under}.name", name=repr(clip(name)))
+            if len(parts) != count or not all(map(TARGET_NAME.match, parts)):
+                raise ScorerError(code, name=repr(clip(name)))
     return folders
 
 

@@ -202,3 +202,25 @@ def test_an_attack_is_chosen_through_the_api_only_where_the_round_says_so(world)
     assert "registered" in kind["counts"]
     finals = [u["number"] for u in status["uploads"] if u["type"] == "attack" and u["final"]]
     assert finals == [world.attacks[3].number]
+
+
+def test_the_submit_tab_says_which_attack_counts_and_registers_the_chosen_one(world, client):
+    args = [world.competition.slug, world.round.slug]
+    submit = reverse("round_tab", args=[*args, "submit"])
+    client.force_login(world.users["b"])
+    best = client.get(submit).content.decode()
+    assert "the best of a team&#x27;s scored attacks" in best
+    assert 'data-testid="counts"' not in best and "attack-select-" not in best
+    counting(world, "chosen")
+    chosen = client.get(submit).content.decode()
+    assert chosen.count('data-testid="counts"') == 1  # B #3, the newest
+    assert "counts (newest scored)" in chosen
+    assert all(f'data-testid="attack-select-{n}"' in chosen for n in (1, 2, 3))
+    second = world.attacks[3]
+    select = reverse("scorer:attack_select", args=[*args, second.pk])
+    assert client.post(select).status_code == 302
+    assert Attack.objects.get(pk=second.pk).selected
+    after = client.get(submit).content.decode()
+    assert "counts (chosen)" in after and 'data-testid="attack-select-2"' not in after
+    other = reverse("scorer:attack_select", args=[*args, world.attacks[0].pk])  # Team A's
+    assert client.post(other).status_code == 404

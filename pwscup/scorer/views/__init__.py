@@ -21,6 +21,7 @@ urlpatterns = [
         "scorer/targets/<slug:team_slug>/public.zip", downloads.target_public, name="target_public"
     ),
     path("scorer/releases/<int:pk>/select/", uploads.release_select, name="select"),
+    path("scorer/attacks/<int:pk>/select/", uploads.attack_select, name="attack_select"),
     path("scorer/releases/<int:pk>/public.zip", downloads.release_public, name="release_public"),
     path("scorer/" + UPLOAD_KINDS + "file", downloads.upload_file, name="upload_file"),
     path("scorer/" + UPLOAD_KINDS + "detail/", downloads.upload_detail, name="upload_detail"),

@@ -62,6 +62,11 @@ class RoundState(TwoSidedPhases):
         return self.config.attack_mode == "per_target"
 
     @property
+    def attack_counts_text(self) -> str:
+        """Which of a team's attacks counts (the round's ``attack_counts``), in a sentence."""
+        return score_text.attack_counts_text(self.config)
+
+    @property
     def release_columns(self) -> list[dict]:
         return columns_of(self.config.release_columns, primary=self.config.release_primary)
 
@@ -167,12 +172,15 @@ def release_rows(*, state: RoundState, team: Team) -> list[Release]:
 
 def attack_rows(*, state: RoundState, team: Team, is_organizer: bool = False) -> list[Attack]:
     """The team's attacks, newest first, their scores as the reader may see them now
-    (``attack_visibility``), an all-target upload's per-target scores likewise."""
+    (``attack_visibility``), an all-target upload's per-target scores likewise; ``counts``:
+    an upload that counts now, where the round counts the last or the chosen one."""
     visibility = selectors.attack_visibility(scorer=state.scorer, is_organizer=is_organizer)
     names: dict[str, str] = {}  # the targets' names, read for an all-target upload's cells
     attacks = list(selectors.team_attacks(scorer=state.scorer, team=team).select_related("program"))
     keys = [column.key for column in state.config.attack_columns]
+    counted = selectors.team_counted_attacks(scorer=state.scorer, team=team)
     for attack in attacks:
+        attack.counts = attack.pk in counted
         finished = attack.status == Status.FINISHED
         scores = (
             selectors.attack_scores_for(attack, visibility=visibility, config=state.config)

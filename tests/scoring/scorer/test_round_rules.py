@@ -47,6 +47,7 @@ def test_the_defaults_in_full():
         "release_files": {"required": [], "only_required": False},
         "attack_files": {"required": [], "only_required": False},
         "unattacked": None,
+        "attack_counts": "best",
     }
 
 

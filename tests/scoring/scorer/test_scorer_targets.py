@@ -136,3 +136,41 @@ def test_the_command_line_refuses_a_target_without_a_folder(place, sandbox_base)
 def test_the_message_renders_in_both_languages():
     assert "'Bad'" in render("scorer.targets.name", {"name": "'Bad'"}, "en")
     assert "'Bad'" in render("scorer.targets.name", {"name": "'Bad'"}, "ja")
+
+
+LIST_ATTACKS = """
+import json, os, sys
+top = sys.argv[1] + "/attacks"
+seen = {}
+for attacker in sorted(os.listdir(top)):
+    for upload in sorted(os.listdir(os.path.join(top, attacker))):
+        seen[attacker + "/" + upload] = open(os.path.join(top, attacker, upload, "release.csv")).read().strip()
+try:
+    open(os.path.join(top, "teamA", "7", "scribble.txt"), "w").write("x")
+    print("WROTE")
+except OSError as error:
+    print("read-only", error.errno)
+print(json.dumps(seen))
+json.dump({"count": len(seen)}, open(sys.argv[2] + "/scores.json", "w"))
+"""
+
+
+def test_each_counted_attack_is_bound_read_only_under_its_attacker_and_upload(
+    place, make_program, run_program
+):
+    program = make_program(LIST_ATTACKS)
+    attacks = {"teamA/7": _target(place, "seven", "a\n"), "teamA/9": _target(place, "nine", "b\n")}
+    result = run_program(program, kind="attack", attacks=attacks)
+    assert (result.status, result.scores) == ("ok", {"count": 2}), result.tail
+    assert '{"teamA/7": "a", "teamA/9": "b"}' in result.tail
+    assert "WROTE" not in result.tail and "read-only" in result.tail
+
+
+@pytest.mark.parametrize("name", ["teamA", "teamA/7/x", "../7", "teamA/..", "teamA/", "/7"])
+def test_a_counted_attack_s_name_that_is_not_attacker_and_upload_fails_the_run(
+    name, place, make_program, run_program
+):
+    program = make_program(LIST_ATTACKS)
+    result = run_program(program, kind="attack", attacks={name: _target(place, "x", "x\n")})
+    assert (result.status, result.code) == ("failed", "scorer.attacks.name")
+    assert repr(name) in result.render("en") and "攻撃" in result.render("ja")
