@@ -423,3 +423,35 @@ def test_the_leaderboard_prints_the_servers_figures_not_the_exact_values(capsys,
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["1", "Team", "A", "0.9373"], lines
     assert lines[2].split() == ["–", "Team", "B", "–"], lines
+
+
+def test_status_says_which_attack_counts_and_marks_the_counted_one(capsys, monkeypatch):
+    """A round counting each team's newest attack (PWSCup 2025's rule) says so beside the
+    attack type, and "(final)" marks the upload that counts though the team chooses none."""
+    from types import SimpleNamespace
+
+    from pwscup.client.reading import cmd_status
+
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    counts = "on each target, the team's newest scored attack on it counts"
+    kind = {"key": "attack", "label": "An attack", "open": True, "fields": [], "files": {}}
+    status = {
+        "name": "Final",
+        "competition": "c",
+        "slug": "r",
+        "kind_label": "Scorer",
+        "team": {"name": "Team B"},
+        "schedule": [],
+        "submission_types": [{**kind, "selectable": False, "counts": counts}],
+        "metrics": [],
+        "uploads": [
+            {**_listed(2, note="", remark=""), "type": "attack", "final": True},
+            {**_listed(1, note="", remark=""), "type": "attack"},
+        ],
+    }
+    api = SimpleNamespace(get=lambda path: status)
+    assert cmd_status(api, SimpleNamespace(round=("c", "r"))) == 0
+    out = capsys.readouterr().out
+    assert f"attack: {counts}" in out
+    rows = [line for line in out.splitlines() if line.lstrip().startswith(("#1", "#2"))]
+    assert [("(final)" in row) for row in rows] == [True, False], out
