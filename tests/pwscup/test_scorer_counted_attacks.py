@@ -160,8 +160,10 @@ def b_cells(world) -> tuple:
     return matrix["teama"]["teamb"], matrix["teamc"]["teamb"]
 
 
-def test_the_best_upload_counts_by_default(world):
+def test_the_best_upload_counts_by_default_and_where_the_best_counts(world):
     assert b_cells(world) == (3, 2)  # B #1
+    counting(world, "best")
+    assert b_cells(world) == (3, 2)
 
 
 def test_the_newest_upload_counts_where_the_last_counts(world):
