@@ -103,8 +103,6 @@ def _print_upload_types(types: list[dict]) -> None:
     for kind in types:
         if (kind.get("files") or {}).get("required"):  # an older server says nothing
             print(f"{kind['key']}: {files_text(kind['files'])}")
-        if kind.get("counts"):
-            print(f"{kind['key']}: {kind['counts']}")
 
 
 def files_text(files: dict) -> str:
@@ -137,6 +135,8 @@ def _print_uploads(status: dict) -> None:
             kind = types.get(key, {})
             print()
             print(f"{key}: {kind['label']}" if kind else key)
+            if kind.get("counts"):  # which of them counts: "(final)" marks it below
+                print(kind["counts"])
             takes_note = any(field["name"] == "note" for field in kind.get("fields", []))
             print(
                 uploads_table(

@@ -452,6 +452,6 @@ def test_status_says_which_attack_counts_and_marks_the_counted_one(capsys, monke
     api = SimpleNamespace(get=lambda path: status)
     assert cmd_status(api, SimpleNamespace(round=("c", "r"))) == 0
     out = capsys.readouterr().out
-    assert f"attack: {counts}" in out
+    assert f"attack: An attack\n{counts}\n" in out  # under the attacks' heading
     rows = [line for line in out.splitlines() if line.lstrip().startswith(("#1", "#2"))]
     assert [("(final)" in row) for row in rows] == [True, False], out

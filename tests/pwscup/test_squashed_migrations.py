@@ -69,6 +69,7 @@ def test_a_database_half_way_through_squashed_migrations_goes_on_to_the_same_end
     assert {name for app, name in to_run if app == "scorer"} == {
         "0001_squashed_0009_field_names",
         "0010_auto_freeze",
+        "0011_attack_selected",
     }
     # Then each squash counts as run, and so do the migrations it replaces.
     assert {("dp", "0013_field_names"), ("dp", "0001_squashed_0013_field_names")} <= ran
