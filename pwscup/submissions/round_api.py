@@ -39,22 +39,30 @@ def round_args(round_) -> list:
     return [round_.competition.slug, round_.slug]
 
 
-def download(name: str, label: str, url: str) -> dict:
-    """One entry of the round status's ``downloads``."""
-    return {"name": name, "label": label, "url": url}
+def download(name: str, label: str, url: str, *, target=None) -> dict:
+    """One entry of the round status's ``downloads``, the same shape for every kind:
+    ``target``, the team whose target (frozen release) the file is of (``None``: a file of
+    no target), is marked by its slug, which ``pwscup targets --download`` saves by."""
+    slug = target.slug if target is not None else None
+    return {"name": name, "label": label, "url": url, "target": slug}
 
 
-def api_download(
-    access, url_name: str, name: str, label: str, *args, query: str = "", target: str = ""
-) -> dict:
+def api_download(access, url_name: str, name: str, label: str, *args, query: str = "") -> dict:
     """One entry of the round status's ``downloads``: the file ``name`` at the API's
     endpoint ``url_name`` under the caller's round (``args``: the route's values after the
-    round's, ``query``: its query string); ``target``: the slug of the team whose target
-    (frozen release) the file is of, which ``pwscup targets --download`` saves (the API
-    says ``null`` for a file of no target)."""
+    round's, ``query``: its query string); a file of no target (a target's:
+    ``target_download``)."""
     url = reverse(f"api:{url_name}", args=[*round_args(access.round), *args])
-    entry = download(name, label, f"{url}?{query}" if query else url)
-    return {**entry, "target": target} if target else entry
+    return download(name, label, f"{url}?{query}" if query else url)
+
+
+def target_download(access, url_name: str, name: str, label: str, team, *args) -> dict:
+    """One entry of the round status's ``downloads`` that is a published file of the target
+    of ``team``: at the kind's endpoint ``url_name`` routed by the team's slug (then
+    ``args``) and marked ``target`` by the same slug, so that no kind lists a target's file
+    unmarked (the API says ``null`` for a file of no target)."""
+    url = reverse(f"api:{url_name}", args=[*round_args(access.round), team.slug, *args])
+    return download(name, label, url, target=team)
 
 
 def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:

@@ -1,6 +1,7 @@
 """The 2015 game's answers to the API's round status and standings, the same shape for every
 kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team downloads (its
-table to anonymize and the scoring configuration), the metrics, and the leaderboard page's
+table to anonymize, the scoring configuration and in the attack phase the published
+targets' files), the metrics, and the leaderboard page's
 table (its two uploads and the team's uploads of them are declared: ``submissions.py``,
 listed by the core). Every answer
 comes from the endpoints' own access rules and selectors (``access.py``,
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, round_metrics
-from pwscup.pwscup2015.access import original_file_for
+from pwscup.pwscup2015.access import original_file_for, targets_for_attacker
 from pwscup.pwscup2015.leaderboards import selectors as boards
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access
 from pwscup.submissions import round_api
@@ -42,6 +43,28 @@ def _downloads(access, args) -> list[dict]:
                 reverse("api:round-config", args=args),
             )
         )
+    return out + _target_downloads(access)
+
+
+def _target_downloads(access) -> list[dict]:
+    """The published targets the caller may attack now (as the Data tab lists them): each
+    one's table and, in the per-team mode, its candidate table, marked as the target's."""
+    out = []
+    for target in targets_for_attacker(access):
+        team = target.team
+        out.append(
+            round_api.target_download(
+                access,
+                "target-anonymized",
+                f"{team.slug}_anonymized.csv",
+                _("Published by %(team)s") % {"team": team.name},
+                team,
+            )
+        )
+        if target.candidate_file:
+            label = _("Candidate table of %(team)s") % {"team": team.name}
+            name = f"{team.slug}_candidate.csv"
+            out.append(round_api.target_download(access, "target-candidate", name, label, team))
     return out
 
 

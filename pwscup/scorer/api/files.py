@@ -22,7 +22,12 @@ from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.scorer import selectors
 from pwscup.scorer.api.common import TARGETS, downloadable_targets, scorer_part
 from pwscup.scorer.models import DataPack, Release, Target
-from pwscup.submissions.round_api import api_download, require_participant, require_team
+from pwscup.submissions.round_api import (
+    api_download,
+    require_participant,
+    require_team,
+    target_download,
+)
 from pwscup.submissions.submission_types import RoundEndpoints
 
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("The file as stored."))
@@ -135,13 +140,12 @@ def downloads(access, scorer) -> list[dict]:
     if scorer.frozen_at is not None:
         for target in downloadable_targets(access, scorer):
             found.append(
-                api_download(
+                target_download(
                     access,
                     "scorer-target-public",
                     target_public_name(target),
                     _("Release of %(team)s") % {"team": target.team.name},
-                    target.team.slug,
-                    target=target.team.slug,
+                    target.team,
                 )
             )
     return found

@@ -13,7 +13,13 @@ from django.utils.translation import gettext as _
 from pwscup.sequential import selectors
 from pwscup.sequential.api.submissions import SUBMISSION_TYPES, other_targets, score_text
 from pwscup.sequential.api.views import ROUND_ENDPOINTS
-from pwscup.submissions.round_api import RoundStatus, api_download, metric, ranking_table
+from pwscup.submissions.round_api import (
+    RoundStatus,
+    api_download,
+    metric,
+    ranking_table,
+    target_download,
+)
 
 __all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]
 
@@ -47,8 +53,8 @@ def _downloads(access, sequential) -> list[dict]:
             label = _("Published by %(team)s") % {"team": target.team.name}
             for filename in sorted(target.files):
                 found.append(
-                    api_download(
-                        access, "seq-target-file", filename, label, target.team.slug, filename
+                    target_download(
+                        access, "seq-target-file", filename, label, target.team, filename
                     )
                 )
     return found

@@ -103,11 +103,11 @@ def _attack_phase(access, synthetic) -> list[dict]:
         release = _("Release of %(team)s") % {"team": team.name}
         challenge = _("Challenge set of %(team)s") % {"team": team.name}
         found += [
-            round_api.api_download(
-                access, "syn-target-release", files.release_name(team), release, team.slug
+            round_api.target_download(
+                access, "syn-target-release", files.release_name(team), release, team
             ),
-            round_api.api_download(
-                access, "syn-target-challenge", files.challenge_name(target), challenge, team.slug
+            round_api.target_download(
+                access, "syn-target-challenge", files.challenge_name(target), challenge, team
             ),
         ]
     keys = sorted(set(selectors.draw_pack_keys(synthetic=synthetic).values()))
