@@ -31,8 +31,9 @@ from pwscup.client.choosing import cmd_choose
 from pwscup.client.config import config_dir, save_credentials
 from pwscup.client.messages import tr
 from pwscup.client.parser import Parser, seconds
-from pwscup.client.reading import cmd_download, cmd_leaderboard, cmd_status, cmd_targets
+from pwscup.client.reading import cmd_download, cmd_leaderboard, cmd_status
 from pwscup.client.session import UsageError, WaitTimeout, connect
+from pwscup.client.targets import cmd_targets
 from pwscup.client.transport import Api, ApiError
 from pwscup.client.uploads import cmd_attack, cmd_select, cmd_submit, upload_number
 

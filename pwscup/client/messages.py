@@ -171,11 +171,17 @@ JA = {
         "このラウンドの攻撃は 1 回の提出ですべての攻撃対象を攻撃します（攻撃対象は指定しません）。"
     ),
     "No target's file to download now.": "今ダウンロードできる攻撃対象のファイルはありません。",
-    "this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`": (
-        "このラウンドには攻撃対象の一覧がありません。`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
+    "{name!r} is not a file name: not saved": "{name!r} はファイル名ではありません: 保存しません",
+    "this round lists no targets now (a round with an attack phase lists them once its "
+    "releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`": (
+        "このラウンドには今、攻撃対象の一覧がありません (攻撃フェーズのあるラウンドでは、"
+        "公開データの凍結後に一覧が出ます)。`pwscup status ROUND` と `pwscup download ROUND` "
+        "を参照してください"
     ),
-    "Their files come with `pwscup download ROUND`.": (
-        "攻撃対象のファイルは `pwscup download ROUND` でダウンロードします。"
+    "Their files come with `pwscup targets ROUND --download DIR` (each target's in its own "
+    "folder) or `pwscup download ROUND`.": (
+        "攻撃対象のファイルは `pwscup targets ROUND --download DIR` (攻撃対象ごとのフォルダへ) "
+        "または `pwscup download ROUND` でダウンロードします。"
     ),
     "Make a new token on your profile page and run `pwscup login URL` again.": (
         "プロフィールページで新しいトークンを作成し、もう一度 `pwscup login URL` を実行してください。"

@@ -1,5 +1,5 @@
 """The commands that read: ``status`` (the team's rounds, or a round's schedule and the
-team's uploads), ``download``, ``leaderboard`` and the first game's ``targets``."""
+team's uploads), ``download`` and ``leaderboard`` (``targets``: ``targets.py``)."""
 
 import sys
 from pathlib import Path
@@ -7,8 +7,8 @@ from pathlib import Path
 from pwscup.client.choosing import print_data_choice
 from pwscup.client.formatting import moment, state_text, table, upload_label
 from pwscup.client.messages import tr
-from pwscup.client.session import FAILED, UsageError, round_path
-from pwscup.client.transport import Api, ApiError
+from pwscup.client.session import FAILED, round_path
+from pwscup.client.transport import Api
 
 HEADLINE_SCORES = 4  # scores per upload in ``status`` when the round marks no headline
 
@@ -225,76 +225,4 @@ def cmd_leaderboard(api: Api, args) -> int:
             print(table(board_table["columns"], rows))
         else:
             print(tr("{title}: empty").format(title=board_table["title"]))
-    return 0
-
-
-def cmd_targets(api: Api, args) -> int:
-    try:
-        targets = api.get(round_path(args.round, "targets/"))
-    except ApiError as error:
-        if error.status != 404:
-            raise
-        status = api.get(round_path(args.round, "status/"))  # no such round: its own 404
-        shown = _targets_of_an_upload_field(status, downloading=bool(args.download))
-        if args.download:
-            _download_targets_files(api, status, Path(args.download))
-        return shown
-    rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
-    if rows:
-        print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
-    else:
-        print(tr("No target yet."))
-    if args.download:
-        folder = Path(args.download)
-        folder.mkdir(parents=True, exist_ok=True)
-        for target in targets:
-            slug = target["team"]["slug"]
-            path = api.download(target["anonymized_url"], folder / f"{slug}_anonymized.csv")
-            print(tr("saved {path}").format(path=path), file=sys.stderr)
-            if target["candidate_url"]:
-                path = api.download(target["candidate_url"], folder / f"{slug}_candidate.csv")
-                print(tr("saved {path}").format(path=path), file=sys.stderr)
-    return 0
-
-
-def _download_targets_files(api: Api, status: dict, folder: Path) -> None:
-    """``--download DIR`` in a round without the first game's endpoint: the files of the
-    round status's ``downloads`` that are a target's (``target``: its team's slug; a scorer
-    round's ``teamb_public.zip``), under the names the status gives; none yet is said."""
-    found = [item for item in status.get("downloads", []) if item.get("target")]
-    if not found:
-        print(tr("No target's file to download now."), file=sys.stderr)
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    for item in found:
-        path = api.download(item["url"], folder / Path(item["name"]).name)
-        print(tr("saved {path}").format(path=path), file=sys.stderr)
-
-
-def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> int:
-    """A round of another kind than the first game's has no targets endpoint; when one of
-    its uploads names a target (a ``target`` field with choices), those are its targets:
-    listed, their files being among ``pwscup download`` 's (and ``--download`` 's,
-    ``downloading``: then not said). Else it has none to list."""
-    choices = [
-        choice
-        for kind in status.get("submission_types", [])
-        for field in kind.get("fields", [])
-        if field.get("name") == "target"
-        for choice in field.get("choices") or []
-    ]
-    if not choices and any(k.get("key") == "attack" for k in status.get("submission_types", [])):
-        # An attack covering every target at once (a scorer round's all_targets mode, PWSCup
-        # 2024 and 2025): it has targets, none to name; said so rather than "no targets".
-        print(tr("This round's attack covers every target at once: it names none."))
-        if not downloading:
-            print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
-        return 0
-    if not choices:
-        raise UsageError(
-            tr("this round lists no targets; see `pwscup status ROUND` and `pwscup download ROUND`")
-        )
-    print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
-    if not downloading:
-        print(tr("Their files come with `pwscup download ROUND`."), file=sys.stderr)
     return 0

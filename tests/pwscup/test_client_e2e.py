@@ -118,8 +118,10 @@ def test_submit_wait_prints_the_scoring_table_and_the_loop_goes_on(
     downloads = home_b / "targets"
     listed = run(["targets", round_ref, "--download", str(downloads)], config_dir=home_b)
     assert listed.returncode == 0, listed.stderr
-    assert (downloads / "teamA_anonymized.csv").read_bytes() == read_field(target.published_file)
-    assert not (downloads / "teamB_anonymized.csv").exists()
+    # Each target's files in its own folder; never the team's own target.
+    saved = downloads / "teamA" / "teamA_anonymized.csv"
+    assert saved.read_bytes() == read_field(target.published_file)
+    assert [p.name for p in downloads.iterdir()] == ["teamA"]
     answer = home_b / "answer.csv"
     answer.write_bytes(answer_bytes(truth_of(target)))
     attacked = run(["attack", round_ref, "teamA", str(answer), "--wait"], config_dir=home_b)

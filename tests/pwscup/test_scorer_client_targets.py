@@ -38,10 +38,10 @@ def test_an_attack_on_every_target_through_the_client(live_server, tmp_path):
 
     listed = run(["targets", ref, "--download", "t"], config_dir=home)
     assert listed.returncode == 0, listed.stderr
-    saved = sorted(p.name for p in (home / "t").iterdir())
-    assert saved == ["teama_public.zip", "teamb_public.zip"]
+    saved = sorted(p.relative_to(home / "t").as_posix() for p in (home / "t").rglob("*.zip"))
+    assert saved == ["teama/teama_public.zip", "teamb/teamb_public.zip"]
     for slug, target in targets.items():
-        with zipfile.ZipFile(home / "t" / f"{slug}_public.zip") as archive:
+        with zipfile.ZipFile(home / "t" / slug / f"{slug}_public.zip") as archive:
             assert set(archive.namelist()) == set(target.release.public_names)
 
     (home / "guess.zip").write_bytes(

@@ -1,0 +1,112 @@
+"""``pwscup targets ROUND [--download DIR]``: the targets a team may attack now, and with
+``--download`` their files, every kind alike: the round status's ``downloads`` marked with a
+``target`` (the target team's slug), saved under ``DIR/<target>/``. A 2015 round lists its
+targets from its own endpoint (rows, version); another kind's are the choices of its
+attack's ``target`` field."""
+
+import sys
+from pathlib import Path
+
+from pwscup.client.formatting import table
+from pwscup.client.messages import tr
+from pwscup.client.session import UsageError, round_path
+from pwscup.client.transport import Api, ApiError
+
+
+def cmd_targets(api: Api, args) -> int:
+    try:
+        targets = api.get(round_path(args.round, "targets/"))
+    except ApiError as error:
+        if error.status != 404:
+            raise
+        status = api.get(round_path(args.round, "status/"))  # no such round: its own 404
+        shown = _targets_of_an_upload_field(status, downloading=bool(args.download))
+    else:
+        shown = _print_listed_targets(targets)
+        status = api.get(round_path(args.round, "status/")) if args.download else None
+    if args.download:
+        _download_targets_files(api, status, Path(args.download))
+    return shown
+
+
+def _print_listed_targets(targets: list) -> int:
+    """A 2015 round's targets (its ``targets/`` endpoint): slug, team, rows, version."""
+    rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
+    if rows:
+        print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
+    else:
+        print(tr("No target yet."))
+    return 0
+
+
+def _download_targets_files(api: Api, status: dict, folder: Path) -> None:
+    """``--download DIR``: the files of the round status's ``downloads`` that are a
+    target's (``target``: its team's slug), each under ``DIR/<target>/`` by the name the
+    status gives (one target's files apart from another's, whatever their names); none yet
+    is said. A slug or name that is not a plain file name (``..``) is never followed."""
+    found = [item for item in status.get("downloads", []) if item.get("target")]
+    if not found:
+        print(tr("No target's file to download now."), file=sys.stderr)
+        return
+    for item in found:
+        target, name = _plain_name(item["target"]), _plain_name(item["name"])
+        if target is None or name is None:
+            print(
+                tr("{name!r} is not a file name: not saved").format(name=item["name"]),
+                file=sys.stderr,
+            )
+            continue
+        (folder / target).mkdir(parents=True, exist_ok=True)
+        path = api.download(item["url"], folder / target / name)
+        print(tr("saved {path}").format(path=path), file=sys.stderr)
+
+
+def _plain_name(text: str) -> str | None:
+    """``text``'s last part as a file name; ``None`` for ``.``, ``..`` or nothing (a
+    server's answer is not trusted to name a place outside the folder)."""
+    name = Path(text).name
+    return None if name in ("", ".", "..") else name
+
+
+def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> int:
+    """A round of another kind than the first game's has no targets endpoint; when one of
+    its uploads names a target (a ``target`` field with choices), those are its targets:
+    listed, their files being among ``pwscup download`` 's (and ``--download`` 's,
+    ``downloading``: then not said). Else it has none to list."""
+    choices = [
+        choice
+        for kind in status.get("submission_types", [])
+        for field in kind.get("fields", [])
+        if field.get("name") == "target"
+        for choice in field.get("choices") or []
+    ]
+    if not choices and any(k.get("key") == "attack" for k in status.get("submission_types", [])):
+        # An attack covering every target at once (a scorer round's all_targets mode, PWSCup
+        # 2024 and 2025): it has targets, none to name; said so rather than "no targets".
+        print(tr("This round's attack covers every target at once: it names none."))
+        if not downloading:
+            print(
+                tr(
+                    "Their files come with `pwscup targets ROUND --download DIR` (each target's "
+                    "in its own folder) or `pwscup download ROUND`."
+                ),
+                file=sys.stderr,
+            )
+        return 0
+    if not choices:
+        raise UsageError(
+            tr(
+                "this round lists no targets now (a round with an attack phase lists them once "
+                "its releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`"
+            )
+        )
+    print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
+    if not downloading:
+        print(
+            tr(
+                "Their files come with `pwscup targets ROUND --download DIR` (each target's "
+                "in its own folder) or `pwscup download ROUND`."
+            ),
+            file=sys.stderr,
+        )
+    return 0
