@@ -286,7 +286,9 @@ def test_attack_is_the_round_s_attack_upload_in_a_round_of_any_kind(tmp_path, mo
 def test_targets_of_a_round_that_lists_none_is_said_so(monkeypatch):
     monkeypatch.setenv("PWSCUP_LANG", "en")
     args = cli.build_parser().parse_args(["targets", "c/dp"])
-    with pytest.raises(UsageError, match=r"this round lists no targets now \(a round with an attack phase"):
+    with pytest.raises(
+        UsageError, match=r"this round lists no targets now \(a round with an attack phase"
+    ):
         args.run(_AttackRound([]), args)
 
 
