@@ -71,8 +71,8 @@ def _plain_name(text: str) -> str | None:
 def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> int:
     """A round of another kind than the first game's has no targets endpoint; when one of
     its uploads names a target (a ``target`` field with choices), those are its targets:
-    listed, their files being among ``pwscup download`` 's (and ``--download`` 's,
-    ``downloading``: then not said). Else it has none to list."""
+    listed, and where their files come from said unless ``downloading``. Else it has none
+    to list now."""
     choices = [
         choice
         for kind in status.get("submission_types", [])
@@ -84,14 +84,7 @@ def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> i
         # An attack covering every target at once (a scorer round's all_targets mode, PWSCup
         # 2024 and 2025): it has targets, none to name; said so rather than "no targets".
         print(tr("This round's attack covers every target at once: it names none."))
-        if not downloading:
-            print(
-                tr(
-                    "Their files come with `pwscup targets ROUND --download DIR` (each target's "
-                    "in its own folder) or `pwscup download ROUND`."
-                ),
-                file=sys.stderr,
-            )
+        _where_their_files_come(downloading)
         return 0
     if not choices:
         raise UsageError(
@@ -101,6 +94,12 @@ def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> i
             )
         )
     print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
+    _where_their_files_come(downloading)
+    return 0
+
+
+def _where_their_files_come(downloading: bool) -> None:
+    """Said after the targets' list, unless ``--download`` is saving their files now."""
     if not downloading:
         print(
             tr(
@@ -109,4 +108,3 @@ def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> i
             ),
             file=sys.stderr,
         )
-    return 0

@@ -26,11 +26,16 @@ def saved(folder) -> dict[str, bytes]:
     }
 
 
-def test_a_sequential_round_s_targets_are_saved_each_in_its_folder(live_server, tmp_path):
-    world = seq.attack_phase_world(slug="seqtdl", letters="abc")
+def team_a_client(world, live_server, tmp_path):
+    """Team A logged in to the client: its folder and the round as the client names it."""
     home = tmp_path / "a"
     log_in(live_server, world.users["a"], home)
-    ref = f"{world.competition.slug}/{world.round.slug}"
+    return home, f"{world.competition.slug}/{world.round.slug}"
+
+
+def test_a_sequential_round_s_targets_are_saved_each_in_its_folder(live_server, tmp_path):
+    world = seq.attack_phase_world(slug="seqtdl", letters="abc")
+    home, ref = team_a_client(world, live_server, tmp_path)
 
     listed = run(["targets", ref, "--download", "t"], config_dir=home)
     assert listed.returncode == 0, listed.stderr
@@ -47,9 +52,7 @@ def test_a_sequential_round_s_targets_are_saved_each_in_its_folder(live_server, 
 
 def test_a_synthetic_round_s_targets_are_saved_each_in_its_folder(live_server, tmp_path):
     world = syn.syn_world(slug="syntdl", letters="abc")
-    home = tmp_path / "a"
-    log_in(live_server, world.users["a"], home)
-    ref = f"{world.competition.slug}/{world.round.slug}"
+    home, ref = team_a_client(world, live_server, tmp_path)
 
     # Before the freeze: no target yet, said so (a usage error, as in a round of none);
     # nothing saved.
