@@ -118,8 +118,11 @@ def test_a_synthetic_round_marks_each_target_s_release_and_challenge_set():
             assert body.splitlines()[0] == b"id," + header  # no membership label
 
 
-def test_a_2015_round_marks_each_published_target_once_the_attack_phase_opens(make_world):
-    world = make_world(slug="mark15")
+@pytest.mark.parametrize("data_mode", ["shared", "per_team"])
+def test_a_2015_round_marks_each_published_target_once_the_attack_phase_opens(
+    make_world, data_mode
+):
+    world = make_world(slug=f"mark{data_mode[0]}", data_mode=data_mode)
     for seed, letter in enumerate("abc"):
         scored(world, letter, seed=seed)
     team = Team(world, "a")
@@ -128,9 +131,15 @@ def test_a_2015_round_marks_each_published_target_once_the_attack_phase_opens(ma
     targets = freeze(world)
     downloads = team.downloads()
     marked = [item for item in downloads if item["target"]]
-    assert listed(marked) == [("teamB_anonymized.csv", "teamB"), ("teamC_anonymized.csv", "teamC")]
+    files = {"anonymized": "published_file"}
+    if data_mode == "per_team":  # the reference table of each target too
+        files["candidate"] = "candidate_file"
+    expected = [(f"team{x}_{f}.csv", f"team{x}") for x in "BC" for f in files]
+    assert listed(marked) == sorted(expected)
     for item in marked:
-        letter = item["target"][-1].lower()
-        assert team.fetch(item["url"]) == read_field(targets[letter].published_file)
-    unmarked = {item["name"] for item in downloads} - {item["name"] for item in marked}
-    assert unmarked == {f"{world.round.slug}_original.csv", f"{world.round.slug}_config.json"}
+        target = targets[item["target"][-1].lower()]
+        field = files[item["name"].rsplit("_", 1)[1].removesuffix(".csv")]
+        assert team.fetch(item["url"]) == read_field(getattr(target, field))
+    # Every other file is the round's or team A's own (its sample in the per-team mode).
+    others = [item["name"] for item in downloads if not item["target"]]
+    assert others and not [name for name in others if name.startswith(("teamB", "teamC"))]
