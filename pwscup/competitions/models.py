@@ -339,6 +339,9 @@ class AuditEntry(models.Model):
         AWARD_RECORDED = "award_recorded", _("Recorded an award")
         AWARD_EDITED = "award_edited", _("Edited an award")
         AWARD_REMOVED = "award_removed", _("Removed an award")
+        UPLOADS_VOIDED = "uploads_voided", _("Voided uploads")
+        UPLOAD_RESTORED = "upload_restored", _("Restored a voided upload")
+        UPLOAD_WITHDRAWN = "upload_withdrawn", _("A team withdrew an upload")
 
     competition = models.ForeignKey(
         Competition,

@@ -14,10 +14,22 @@ TEXTS = {
     Kind.RESULTS_PUBLISHED: _("The results of %(round)s are published."),
     Kind.RELEASE_FROZEN: _("Release %(step)s of %(round)s is frozen; release %(next)s is open."),
     Kind.SEQUENCE_SCORED: _("Release %(step)s of %(round)s is frozen; your sequence is scored."),
+    Kind.UPLOAD_VOIDED: _(
+        "The organizers voided your upload %(file)s in %(round)s: it no longer counts. "
+        "Why: %(reason)s"
+    ),
+    Kind.UPLOAD_RESTORED: _("Your upload %(file)s in %(round)s counts again."),
 }
 
 
 def notification_text(notification: Notification) -> str:
     """The sentence in the active language; a missing parameter shows as empty, not a crash."""
-    params = {"file": "", "round": "", "step": "", "next": "", **notification.params}
+    params = {
+        "file": "",
+        "round": "",
+        "step": "",
+        "next": "",
+        "reason": "",
+        **notification.params,
+    }
     return str(TEXTS[notification.kind]) % params

@@ -20,6 +20,8 @@ class Notification(models.Model):
         RESULTS_PUBLISHED = "results_published", _("Results published")
         RELEASE_FROZEN = "release_frozen", _("A release froze: the next one is open")
         SEQUENCE_SCORED = "sequence_scored", _("A release froze: the sequences are scored")
+        UPLOAD_VOIDED = "upload_voided", _("An upload was voided by the organizers")
+        UPLOAD_RESTORED = "upload_restored", _("A voided upload counts again")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

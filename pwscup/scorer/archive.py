@@ -17,6 +17,7 @@ from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember, round_d
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, DataPack, Release
 from pwscup.submissions.models import Status
+from pwscup.submissions.voids import counted
 
 
 def _choice_of(round_):
@@ -96,9 +97,8 @@ def _scores(scorer, model, config, choice_of=None) -> bytes:
         column.key
         for column in (config.attack_columns if model is Attack else config.release_columns)
     ]
-    rows = model.objects.filter(scorer=scorer, status=Status.FINISHED).select_related(
-        "team", "program"
-    )
+    rows = counted(model.objects.filter(scorer=scorer, status=Status.FINISHED))
+    rows = rows.select_related("team", "program")
     header = ["team", "number", "program_version", *keys]
     if model is Attack:
         header.insert(2, "target")

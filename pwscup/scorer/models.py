@@ -22,6 +22,7 @@ from pwscup.submissions.models import (
     JobState,
     KeptUpload,
     Status,
+    VoidableUpload,
     kept_upload_path,
 )
 
@@ -211,7 +212,7 @@ class TeamSlot(models.Model):
         return f"team_{self.slot:02d}"
 
 
-class ScoredUpload(KeptUpload):
+class ScoredUpload(KeptUpload, VoidableUpload):
     """What a release and an attack share: the program's scores (``scores``: key → number,
     as written), its detailed page, the version that scored it and its own time."""
 

@@ -34,6 +34,7 @@ from pwscup.scorer.models import (
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
+from pwscup.submissions.voids import counted
 from scoring.scorer.matrix import (
     power,
     protection,
@@ -156,14 +157,19 @@ def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     """The release the freeze publishes for the team: its chosen one if scored, else its
     newest scored release (one query: the team's scored releases, a handful)."""
     return final_release_among(
-        Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED)
+        counted(Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED))
     )
 
 
 def final_release_among(releases) -> Release | None:
     """``final_release`` found among the team's releases, already read (no query): the one
-    rule of which is final, the chosen one first, then the newest scored."""
-    scored = [release for release in releases if release.status == Status.FINISHED]
+    rule of which is final, the chosen one first, then the newest scored (a voided one never:
+    ``pwscup.submissions.voids``)."""
+    scored = [
+        release
+        for release in releases
+        if release.status == Status.FINISHED and release.voided_at is None
+    ]
     return max(
         scored, key=lambda release: (release.selected, release.number, release.pk), default=None
     )
@@ -201,12 +207,11 @@ def counted_attacks(*, scorer: ScorerRound, config: ScorerRoundConfig | None = N
     that counts for each other team under the round's ``attack_counts`` (``attack_counted``),
     over its scored uploads (per-target uploads, and the per-target scores of uploads
     covering every target). Every attack counts, a disqualified team's included
-    (``DisqualificationRule.attack_counts``)."""
+    (``DisqualificationRule.attack_counts``), but a voided or withdrawn one."""
     config = config or round_config(scorer.round)
     targets = {t.team.slug for t in round_targets(scorer=scorer)}
-    attacks = Attack.objects.filter(scorer=scorer, status=Status.FINISHED).select_related(
-        "team", "target__team"
-    )
+    attacks = counted(Attack.objects.filter(scorer=scorer, status=Status.FINISHED))
+    attacks = attacks.select_related("team", "target__team")
     return counted_among(attacks, targets=targets, config=config)
 
 
@@ -214,8 +219,8 @@ def attack_matrix(*, scorer: ScorerRound, config: ScorerRoundConfig | None = Non
     """``{target slug: {attacker slug: value}}``: the primary attack score of the upload
     that counts for each attacker on each target (``counted_attacks``)."""
     config = config or round_config(scorer.round)
-    counted = counted_attacks(scorer=scorer, config=config)
-    return primary_matrix(counted, key=config.attack_primary)
+    cells = counted_attacks(scorer=scorer, config=config)
+    return primary_matrix(cells, key=config.attack_primary)
 
 
 def team_counted_attacks(*, scorer: ScorerRound, team: Team) -> set[int]:
@@ -225,9 +230,9 @@ def team_counted_attacks(*, scorer: ScorerRound, team: Team) -> set[int]:
     if config.attack_counts == "best" or team is None:
         return set()
     targets = {t.team.slug for t in round_targets(scorer=scorer)}
-    mine = team_attacks(scorer=scorer, team=team).filter(status=Status.FINISHED)
-    counted = counted_among(mine.select_related("team"), targets=targets, config=config)
-    return {found.upload.pk for row in counted.values() for found in row.values()}
+    mine = counted(team_attacks(scorer=scorer, team=team).filter(status=Status.FINISHED))
+    cells = counted_among(mine.select_related("team"), targets=targets, config=config)
+    return {found.upload.pk for row in cells.values() for found in row.values()}
 
 
 @dataclass

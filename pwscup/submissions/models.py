@@ -180,6 +180,28 @@ class KeptUpload(JobState):
         return f"#{self.number}"
 
 
+class VoidableUpload(models.Model):
+    """An upload the organizers may void, or its team withdraw, on a kind that declares it
+    (a ``SubmissionType`` with ``voidable``): kept as uploaded (file, scores and status
+    untouched) and counted nowhere while ``voided_at`` is set (``pwscup.submissions.voids``:
+    ``counted``, the one filter of every counting query). Only
+    ``pwscup.submissions.services.voids`` writes these fields."""
+
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    voided_by = account_reference(blank=True, verbose_name=_("voided by"))
+    void_reason = models.CharField(_("why it was voided"), max_length=NOTE_MAX_LENGTH, blank=True)
+    # The team withdrew it itself (a round letting teams withdraw their attacks), else the
+    # organizers voided it.
+    withdrawn = models.BooleanField(_("withdrawn by its team"), default=False)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_voided(self) -> bool:
+        return self.voided_at is not None
+
+
 class LiveVersion(models.Model):
     """How often the jobs of one scope changed state: the version the live pages poll.
 

@@ -15,6 +15,7 @@ from pwscup.competitions.selectors import organized_competitions, user_is_organi
 from pwscup.core.sql_names import column, table
 from pwscup.submissions.models import KeptUpload, LiveVersion, Status
 from pwscup.submissions.registry import job_kinds
+from pwscup.submissions.voids import counted
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
 
 def counted_uploads(uploads: QuerySet) -> QuerySet:
     """The uploads that count against a window's limits: every one but the FAILED (a
-    refused upload uses nothing)."""
-    return uploads.exclude(status=Status.FAILED)
+    refused upload uses nothing) and the voided (``voids.counted``: the team may upload
+    again)."""
+    return counted(uploads).exclude(status=Status.FAILED)
 
 
 def target_uses(uploads: QuerySet, *, field: str = "target") -> dict[int, int]:
@@ -131,12 +133,16 @@ def _quota_counts(day: QuotaDay, now: dt.datetime) -> dict:
 def read_uploads_quota_usage(uploads, *, day: QuotaDay, now: dt.datetime) -> Quota:
     """``uploads_quota_usage`` over rows already read (every upload of one team's window,
     whatever its status): a page that lists them counts them without another query. The
-    same rule: FAILED uploads do not count, "today" is ``now``'s quota day."""
+    same rule: FAILED and voided uploads do not count, "today" is ``now``'s quota day."""
     day_start = day.start(now)
-    counted = [upload for upload in uploads if upload.status != Status.FAILED]
+    using = [
+        upload
+        for upload in uploads
+        if upload.status != Status.FAILED and getattr(upload, "voided_at", None) is None
+    ]
     return Quota(
-        used_today=sum(upload.created_at >= day_start for upload in counted),
-        used_total=len(counted),
+        used_today=sum(upload.created_at >= day_start for upload in using),
+        used_total=len(using),
         resets_at=day.resets_at(now),
     )
 

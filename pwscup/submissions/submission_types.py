@@ -35,6 +35,7 @@ from pwscup.core.rest import UploadField
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.round_api import upload_files
+from pwscup.submissions.voids import void_json
 
 
 class SubmissionType:
@@ -90,6 +91,10 @@ class SubmissionType:
     file_media_type = "application/octet-stream"
     has_select = False
     organizers_read = False
+    # Whether its uploads may be voided, and withdrawn by their team
+    # (``pwscup.submissions.voids.VoidableUploads``).
+    voidable = False
+    withdrawable = False
     selectors_module = KindModule(api_package)
     services_module = KindModule(api_package)
     part_keyword = ""
@@ -253,6 +258,8 @@ class SubmissionType:
             body["file_url"] = self.address(upload, access, "file")
         if self.has_select:
             body["select_url"] = self.address(upload, access, "select")
+        if self.voidable:
+            body["voided"] = void_json(upload)
         return body
 
     def answers(self, part, access) -> list[dict]:

@@ -53,6 +53,10 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
                      no other file is accepted). Checked when a team uploads, by
                      :func:`scoring.scorer.upload_files.files_check`. Default: none required.
 ``attack_files``     the same for an attack.
+``attack_withdrawal``
+                     ``off`` (default) or ``until_published``: a team may withdraw its own
+                     attack uploads (they then count nowhere) until the round's results are
+                     published (PWSCup 2017's re-identification files).
 ``limits``           the sandbox's ``{"timeout_seconds": 1–86400 (300), "memory_mb": 64–262144
                      (2048), "processes": 8–4096 (256)}``.
 
@@ -115,6 +119,7 @@ KEYS = (
     "attack_files",
     "unattacked",
     "attack_counts",
+    "attack_withdrawal",
 )
 MAX_GATES = 10
 MAX_BANDS = 9
@@ -127,6 +132,7 @@ CHOICES = {
     "visibility": ("exact", "band", "hidden"),
     "ranking": ("rules", "program"),
     "attack_counts": ("best", "last", "chosen"),
+    "attack_withdrawal": ("off", "until_published"),
 }
 DEFAULT_TOP_N = 5
 DEFAULT_BANDS = (0.25, 0.5, 0.75)
@@ -190,6 +196,7 @@ class ScorerRoundConfig:
     unattacked: float | None = None
     public_columns: tuple[str, ...] = ()
     attack_counts: str = "best"
+    attack_withdrawal: str = "off"
 
     @property
     def release_primary_column(self) -> ScoreColumn:
@@ -247,6 +254,7 @@ class ScorerRoundConfig:
             "attack_files": self.attack_files.as_dict(),
             "unattacked": self.unattacked,
             "attack_counts": self.attack_counts,
+            "attack_withdrawal": self.attack_withdrawal,
         }
 
 

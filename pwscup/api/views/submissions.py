@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
+from pwscup.api.views.voids import restore_post, void_post, void_schemas, withdraw_post
 from pwscup.core.rest import ROUND_PREFIX, errors
 from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
 from pwscup.core.single_parts import SinglePartsMultiPartParser, parts_once
@@ -105,6 +106,21 @@ class SelectView(DeclaredView):
         return Response(body)
 
 
+class WithdrawView(DeclaredView):
+    def post(self, request, competition_slug, round_slug, pk):
+        return withdraw_post(self, request, competition_slug, round_slug, pk)
+
+
+class VoidView(DeclaredView):
+    def post(self, request, competition_slug, round_slug):
+        return void_post(self, request, competition_slug, round_slug)
+
+
+class RestoreView(DeclaredView):
+    def post(self, request, competition_slug, round_slug, pk):
+        return restore_post(self, request, competition_slug, round_slug, pk)
+
+
 def _with_schema(base, method: str, schema: dict, attrs: dict) -> None:
     """``base.method`` under ``extend_schema(**schema)`` in the new class only (the base's
     own method stays as it is for every other type)."""
@@ -184,4 +200,26 @@ def submission_urlpatterns(kind) -> list:
             schemas = {"post": _schema(declared, "select", "_select", responses, request=None)}
             select = _view(SelectView, declared, kind.key, schemas)
             patterns.append(path(prefix + "<int:pk>/select/", select, name=f"{name}-select"))
+        if declared.voidable:
+            patterns.extend(_void_patterns(declared, kind, prefix))
     return patterns
+
+
+def _void_patterns(declared, kind, prefix: str) -> list:
+    """The organizers' void and restore of a voidable type, and the team's withdrawal of a
+    withdrawable one (``voids.py``)."""
+    name, schemas = declared.url_name, void_schemas(declared)
+    views = [
+        ("void/", VoidView, "void", f"{name}s-void"),
+        ("<int:pk>/restore/", RestoreView, "restore", f"{name}-restore"),
+    ]
+    if declared.withdrawable:
+        views.append(("<int:pk>/withdraw/", WithdrawView, "withdraw", f"{name}-withdraw"))
+    return [
+        path(
+            prefix + route,
+            _view(base, declared, kind.key, {"post": schemas[action]}),
+            name=url_name,
+        )
+        for route, base, action, url_name in views
+    ]

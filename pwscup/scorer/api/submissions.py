@@ -27,15 +27,17 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import score_text, selectors, services
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
-from pwscup.scorer.models import Target
+from pwscup.scorer.models import Attack, Release, Target
 from pwscup.submissions.round_api import upload_files
 from pwscup.submissions.submission_types import SubmissionType
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
+from pwscup.submissions.voids import VoidableUploads
 
 
-class ScorerUploads(SubmissionType):
+class ScorerUploads(VoidableUploads, SubmissionType):
     """What the round's two uploads share: the round's scorer part, one upload as the team
-    sent it, the 404 of an upload that is not the team's."""
+    sent it, the 404 of an upload that is not the team's; the organizers may void either
+    (``pwscup.submissions.voids``)."""
 
     has_file = True
     prefix = "scorer"
@@ -62,6 +64,15 @@ class ScorerReleases(ScorerUploads, FinalReleases):
             "One of my team's releases: status, message and scores as written"
         ),
     }
+
+    def round_uploads(self, part):
+        return Release.objects.filter(scorer=part)
+
+    def void_refusal(self, upload) -> str:
+        """A release published as a target stays: the attacks on it were made on its files."""
+        if selectors.published_as_target(release=upload):
+            return _("it is published as its team's target; it cannot be voided.")
+        return ""
 
     def uploads(self, part, access):
         return selectors.team_releases(scorer=part, team=self.team(access)).select_related(
@@ -115,6 +126,7 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
     }
     target_model = Target
     has_select = True
+    withdrawable = True
 
     def summary(self, action: str) -> str:
         if action == "select":
@@ -123,6 +135,14 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
                 "where the team chooses it)"
             )
         return super().summary(action)
+
+    def round_uploads(self, part):
+        return Attack.objects.filter(scorer=part)
+
+    def withdrawal_open(self, part) -> bool:
+        """The round's setting ``attack_withdrawal``: until its results are published."""
+        config = selectors.round_config(part.round)
+        return config.attack_withdrawal == "until_published" and not part.results_published
 
     def uploads(self, part, access):
         return selectors.team_attacks(scorer=part, team=self.team(access)).select_related("program")

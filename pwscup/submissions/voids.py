@@ -1,0 +1,79 @@
+"""Voided and withdrawn uploads, read: the one rule of which uploads count, and what a
+kind declares to let its uploads be voided.
+
+An upload of a model inheriting ``VoidableUpload`` may be voided by the organizers (PWSCup
+2016 "logically deleted" every upload sent before its rules changed) or withdrawn by its
+team where the round allows it (PWSCup 2017's re-identification files, after the attack
+phase). It stays as uploaded, and counts nowhere: every counting query of a kind (targets,
+final releases, the attack matrix, rankings, exports' ranked rows) and the core's quota
+read their uploads through ``counted``. The writes are ``services/voids.py``'s.
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.submissions.models import VoidableUpload
+
+
+def counted(uploads):
+    """``uploads`` (a query set of one upload model) without the voided ones: the filter
+    every query that counts uploads applies. A model that cannot be voided is returned as
+    it is."""
+    if issubclass(uploads.model, VoidableUpload):
+        return uploads.filter(voided_at__isnull=True)
+    return uploads
+
+
+def voided(uploads):
+    """The voided ones of ``uploads``, the newest void first."""
+    return uploads.filter(voided_at__isnull=False).order_by("-voided_at", "-pk")
+
+
+def void_json(upload) -> dict | None:
+    """The API's ``voided`` of an upload: ``None`` while it counts, else when, whether the
+    organizers voided it (else its team withdrew it) and why."""
+    if getattr(upload, "voided_at", None) is None:
+        return None
+    return {
+        "at": timezone.localtime(upload.voided_at),
+        "by_organizers": not upload.withdrawn,
+        "reason": upload.void_reason,
+    }
+
+
+def void_text(upload) -> str:
+    """What a page says of a voided upload (``""``: it counts), in the reader's language."""
+    if getattr(upload, "voided_at", None) is None:
+        return ""
+    if upload.withdrawn:
+        return _("Withdrawn by your team")
+    return _("Voided by the organizers: %(reason)s") % {"reason": upload.void_reason}
+
+
+class VoidableUploads:
+    """What a ``SubmissionType`` declares (as a base beside its own) for its uploads to be
+    voidable; its model inherits ``VoidableUpload``. The core then serves the organizers'
+    void and restore (console, API), and, with ``withdrawable``, the team's withdrawal.
+
+    * ``round_uploads(part)``: every team's uploads of the type in the round;
+    * ``withdrawal_open(part)``: whether the round lets teams withdraw them now (its
+      setting and its deadline, as the kind reads them);
+    * ``void_refusal(upload)``: why this upload cannot be voided (``""``: it can).
+    """
+
+    voidable = True
+    withdrawable = False
+
+    def round_uploads(self, part):
+        raise NotImplementedError
+
+    def withdrawal_open(self, part) -> bool:
+        return False
+
+    def void_refusal(self, upload) -> str:
+        return ""
+
+
+def voidable_types(kind) -> list:
+    """The submission types of ``kind`` whose uploads may be voided."""
+    return [declared for declared in kind.submission_types() if declared.voidable]
