@@ -19,6 +19,7 @@ from pwscup.console.round_delete import round_delete, round_delete_refusal
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 from pwscup.kinds.actions import replaced_answer
+from pwscup.submissions.voids import voidable_types
 
 
 @login_required
@@ -58,6 +59,7 @@ def round_page(request, round_, *, total_form=None, choice_formset=None):
             "kind": kind,
             "panel": kind.console_panel(request, round_),
             "actions": kind.console_actions(round_),
+            "voidable": bool(voidable_types(kind)),
             "quota_form": QuotaResetForm(initial={"quota_reset_hour": round_.quota_reset_hour}),
             "audit": audit_entries(competition=round_.competition, round=round_),
         },

@@ -13,6 +13,7 @@ from pwscup.console import (
     standings_views,
     total_views,
     views,
+    void_views,
 )
 
 app_name = "console"
@@ -57,6 +58,12 @@ urlpatterns = [
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
     path(round_ + "quota/", round_views.round_quota, name="round_quota"),
+    path(round_ + "voids/", void_views.round_voids, name="round_voids"),
+    path(
+        round_ + "voids/<slug:type_key>/<int:pk>/restore/",
+        void_views.round_void_restore,
+        name="round_void_restore",
+    ),
     path(round_ + "delete/", round_views.round_delete_page, name="round_delete"),
     path(round_ + "dates/", phase_views.round_phases, name="round_phases"),
     path(round_ + "total/", total_views.round_total, name="round_total"),

@@ -11,6 +11,7 @@ from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
 from pwscup.pages import data_choice, live
 from pwscup.pages.declared import declared_round_page, send_pages, standings_csv
+from pwscup.pages.voids import void_pages
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
 
@@ -130,7 +131,7 @@ def kind_urlpatterns() -> list:
         path(ROUND_PREFIX + "standings.csv", standings_csv, name="round_standings_csv"),
     ]
     for kind in all_kinds():
-        pages = [*kind.url_patterns(), *endpoint_pages(kind), *send_pages(kind)]
+        pages = [*kind.url_patterns(), *endpoint_pages(kind), *send_pages(kind), *void_pages(kind)]
         confined = _confine_patterns(pages, kind.key)
         if kind.namespace:
             patterns.append(

@@ -65,7 +65,13 @@ RULE_CHOICES = {
         ("rules", _("The rules above")),
         ("program", _("My program's ranking command (run from the console after the freeze)")),
     ],
+    "attack_withdrawal": [
+        ("off", _("No: every scored attack counts")),
+        ("until_published", _("Yes, until the results are published")),
+    ],
 }
+# The choices a form may leave out (empty: the default).
+LATER_CHOICES = ("attack_withdrawal",)
 # Where the settings' errors go: a table's over the table, another setting's next to its field.
 TABLES = ("release_columns", "attack_columns", "gates")
 FIELDS_BY_SETTING = {
@@ -101,6 +107,7 @@ RULE_LABELS = {
     "visibility": _("What a team sees of its attack scores before publication"),
     "ranking": _("Who ranks the releases and the attackers"),
     "attack_counts": _("Which of an attacker's uploads counts on a target"),
+    "attack_withdrawal": _("Teams may withdraw their attack uploads"),
 }
 
 
@@ -179,7 +186,11 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for key, choices in RULE_CHOICES.items():
-            self.fields[key] = forms.ChoiceField(label=RULE_LABELS[key], choices=choices)
+            # A form sent without a setting added later (a page opened before it) keeps its
+            # default rather than refusing.
+            self.fields[key] = forms.ChoiceField(
+                label=RULE_LABELS[key], choices=choices, required=key not in LATER_CHOICES
+            )
         for side in SIDES:
             for i in range(self.column_count):
                 self._column_row(side, i)
@@ -276,7 +287,7 @@ class ScorerSettingsForm(ServiceErrorsForm, forms.Form):
         """The round's settings (``scoring.scorer.round_config``) the fields describe; an
         empty field leaves its setting at the default."""
         data = self.cleaned_data
-        config = {key: data[key] for key in RULE_CHOICES}
+        config = {key: data[key] for key in RULE_CHOICES if data.get(key)}
         for side in SIDES:
             columns = self._columns(side)
             if columns:

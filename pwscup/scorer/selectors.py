@@ -199,6 +199,13 @@ def attack_target_choices(*, scorer: ScorerRound, team: Team):
     return round_targets(scorer=scorer).exclude(team=team)
 
 
+def attack_withdrawal_open(*, scorer: ScorerRound) -> bool:
+    """Whether teams may withdraw their attacks now: the round's ``attack_withdrawal`` is
+    ``until_published`` and its results are not published yet."""
+    config = round_config(scorer.round)
+    return config.attack_withdrawal == "until_published" and not scorer.results_published
+
+
 # --- the matrix and the rankings -------------------------------------------------------------
 
 

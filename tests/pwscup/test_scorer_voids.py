@@ -199,3 +199,39 @@ def test_a_round_without_the_setting_refuses_a_withdrawal():
     )
     assert answer.status_code == 403
     assert Attack.objects.get(pk=attacks["c1"].pk).voided_at is None
+
+
+def test_the_console_voids_and_the_team_s_pages_say_so_in_its_language():
+    world, attacks = played(withdrawal="until_published")
+    world.scorer.frozen_at = timezone.now()
+    world.scorer.save(update_fields=["frozen_at"])
+    console = Client()
+    console.force_login(world.organizer)
+    page = reverse("console:round_voids", args=[world.competition.slug, world.round.slug])
+    posted = console.post(
+        page, {"type": "attack", "upload": str(attacks["b1"].pk), "reason": "Sent twice"}
+    )
+    assert posted.status_code == 302
+    listed = console.get(page).content.decode()
+    assert f'data-testid="voided-{attacks["b1"].pk}"' in listed
+    assert "Sent twice" in listed
+    team = Client()
+    team.force_login(world.users["b"])
+    submit = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
+    english = team.get(submit, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Voided by the organizers: Sent twice" in english
+    team.cookies["django_language"] = "ja"
+    assert "運営者が無効化: Sent twice" in team.get(submit).content.decode()
+    other = Client()
+    other.force_login(world.users["c"])
+    theirs = other.get(submit).content.decode()
+    assert "Sent twice" not in theirs  # another team's void is not shown to C
+    assert 'data-testid="withdraw-1"' in theirs
+    withdraw = reverse(
+        "scorer:scorer-attack-withdraw",
+        args=[world.competition.slug, world.round.slug, attacks["c1"].pk],
+    )
+    assert other.post(withdraw).status_code == 302
+    assert Attack.objects.get(pk=attacks["c1"].pk).withdrawn is True
+    assert console.get(page).status_code == 200
+    assert team.get(page).status_code == 404

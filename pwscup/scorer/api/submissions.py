@@ -141,8 +141,7 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
 
     def withdrawal_open(self, part) -> bool:
         """The round's setting ``attack_withdrawal``: until its results are published."""
-        config = selectors.round_config(part.round)
-        return config.attack_withdrawal == "until_published" and not part.results_published
+        return selectors.attack_withdrawal_open(scorer=part)
 
     def uploads(self, part, access):
         return selectors.team_attacks(scorer=part, team=self.team(access)).select_related("program")

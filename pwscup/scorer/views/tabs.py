@@ -98,6 +98,7 @@ class ScorerTabs(TwoSidedTabs):
             choosing = state.attack_open and state.per_target
             context.update(
                 attacks=attacks,
+                withdraw_open=selectors.attack_withdrawal_open(scorer=state.scorer),
                 choices=tabs.target_choices(state=state, team=team) if choosing else [],
                 attack_form=AttackUploadForm(),
             )
@@ -120,6 +121,7 @@ class ScorerTabs(TwoSidedTabs):
             context.update(
                 own=results_context.own_summary(state=state, team=team),
                 attacks=attacks,
+                withdraw_open=selectors.attack_withdrawal_open(scorer=state.scorer),
             )
             uploads = attacks
         return context, uploads
