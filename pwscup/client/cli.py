@@ -36,6 +36,7 @@ from pwscup.client.session import UsageError, WaitTimeout, connect
 from pwscup.client.targets import cmd_targets
 from pwscup.client.transport import Api, ApiError
 from pwscup.client.uploads import cmd_attack, cmd_select, cmd_submit, upload_number
+from pwscup.client.withdrawing import cmd_withdraw
 
 
 def split_round(value: str) -> tuple[str, str]:
@@ -217,6 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     select.add_argument("--type", help=tr("which upload type, when the round takes several"))
     select.set_defaults(run=cmd_select)
+
+    withdraw = commands.add_parser(
+        "withdraw", help=tr("withdraw one of your team's uploads, where the round allows it")
+    )
+    _round_argument(withdraw)
+    withdraw.add_argument(
+        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
+    )
+    withdraw.add_argument("--type", help=tr("which upload type, when the round takes several"))
+    withdraw.add_argument("--reason", default="", help=tr("why (optional; the organizers read it)"))
+    withdraw.set_defaults(run=cmd_withdraw)
     return parser
 
 

@@ -201,6 +201,16 @@ JA = {
         "このラウンドではチームが最終提出を選ぶことはありません。"
     ),
     "choose the upload's type with --type: {keys}": "提出の種類を --type で選んでください: {keys}",
+    # withdraw (cli.py, withdrawing.py)
+    "withdraw one of your team's uploads, where the round allows it": (
+        "チームの提出の 1 つを取り消す (ラウンドが認める場合)"
+    ),
+    "why (optional; the organizers read it)": "理由 (省略可。運営者が読みます)",
+    "Upload #{number} no longer counts already.": "提出 #{number} はすでに数えられていません。",
+    "your team has no upload #{number} it may withdraw (see `pwscup status ROUND`)": (
+        "取り消せる提出 #{number} はありません (`pwscup status ROUND` を参照)"
+    ),
+    "Withdrawn.": "取り消しました。",
     "your team chooses no final upload of {key!r}; it chooses one of: {keys}": (
         "{key!r} の最終提出は選べません。選べる種類: {keys}"
     ),

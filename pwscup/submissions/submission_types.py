@@ -35,7 +35,7 @@ from pwscup.core.rest import UploadField
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.round_api import upload_files
-from pwscup.submissions.voids import void_json
+from pwscup.submissions.voids import void_answer
 
 
 class SubmissionType:
@@ -259,7 +259,7 @@ class SubmissionType:
         if self.has_select:
             body["select_url"] = self.address(upload, access, "select")
         if self.voidable:
-            body["voided"] = void_json(upload)
+            body.update(void_answer(self, upload, access))
         return body
 
     def answers(self, part, access) -> list[dict]:

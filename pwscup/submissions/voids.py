@@ -41,6 +41,15 @@ def void_json(upload) -> dict | None:
     }
 
 
+def void_answer(declared, upload, access) -> dict:
+    """What an upload's API answer adds for a voidable type: ``voided`` and, for a type
+    its team may withdraw while the round allows it, ``withdraw_url``."""
+    body = {"voided": void_json(upload)}
+    if declared.withdrawable and upload.voided_at is None and access.team is not None:
+        body["withdraw_url"] = declared.address(upload, access, "withdraw")
+    return body
+
+
 def void_text(upload) -> str:
     """What a page says of a voided upload (``""``: it counts), in the reader's language."""
     if getattr(upload, "voided_at", None) is None:

@@ -32,12 +32,14 @@ def address(world, name: str, *extra) -> str:
 
 def played(*, withdrawal: str = "off"):
     """Teams A and B are targets; C attacks A twice (0.9 then 0.6), B attacks A once (0.7),
-    A attacks B once (0.2)."""
+    A attacks B once (0.2). The round is frozen."""
     world = scorer_world(
         slug=f"void{withdrawal[:3]}",
         build=False,
         config={**CONFIG, "attack_withdrawal": withdrawal},
     )
+    world.scorer.frozen_at = timezone.now()
+    world.scorer.save(update_fields=["frozen_at"])
     targets = {}
     for letter, utility in (("a", 90.0), ("b", 80.0)):
         release = Release.objects.create(
@@ -203,8 +205,6 @@ def test_a_round_without_the_setting_refuses_a_withdrawal():
 
 def test_the_console_voids_and_the_team_s_pages_say_so_in_its_language():
     world, attacks = played(withdrawal="until_published")
-    world.scorer.frozen_at = timezone.now()
-    world.scorer.save(update_fields=["frozen_at"])
     console = Client()
     console.force_login(world.organizer)
     page = reverse("console:round_voids", args=[world.competition.slug, world.round.slug])

@@ -282,6 +282,8 @@ def two_sided_release_select(
         two_sided_phase_check(round=state.round, kind=RELEASE, now=now)
         if release.status != Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
+        if getattr(release, "voided_at", None) is not None:
+            raise Refused(_("A voided release cannot be your final one."), status=409)
         if check is not None:
             check(release)
         state.releases.filter(team_id=release.team_id).update(selected=False)
