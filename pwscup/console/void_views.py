@@ -20,7 +20,12 @@ from pwscup.competitions.selectors import console_round
 from pwscup.core.errors import Refused
 from pwscup.core.time_zones import zone_or_default
 from pwscup.kinds import kind_of
-from pwscup.submissions.services.voids import organizer_check, upload_restore, uploads_void
+from pwscup.submissions.services.voids import (
+    VoidScope,
+    organizer_check,
+    upload_restore,
+    uploads_void,
+)
 from pwscup.submissions.voids import voidable_types, voided
 
 
@@ -57,7 +62,7 @@ def round_voids(request, competition_slug, round_slug):
         return redirect("console:round_voids", competition_slug, round_slug)
     listed = []
     for declared in types.values():
-        rows = voided(declared.round_uploads(declared.part(access)))
+        rows = voided(VoidScope(declared, access).uploads())
         for upload in rows.select_related("team", "voided_by"):
             listed.append((declared, upload))
     listed.sort(key=lambda pair: pair[1].voided_at, reverse=True)
@@ -81,9 +86,7 @@ def _void_posted(request, round_, access, types) -> None:
         raise Refused(_("An upload's id is a number, not %(value)s.") % {"value": upload})
     team = Team.objects.filter(competition=access.competition, slug=post.get("team", "")).first()
     count = uploads_void(
-        declared=declared,
-        part=declared.part(access),
-        round=round_,
+        VoidScope(declared, access),
         user=request.user,
         reason=post.get("reason", ""),
         upload_pk=int(upload) if upload else None,
@@ -96,18 +99,12 @@ def _void_posted(request, round_, access, types) -> None:
 @login_required
 @require_POST
 def round_void_restore(request, competition_slug, round_slug, type_key, pk):
-    round_, access, types = _voidable(request, competition_slug, round_slug)
+    _round, access, types = _voidable(request, competition_slug, round_slug)
     declared = types.get(type_key)
     if declared is None:
         raise Http404
     try:
-        upload_restore(
-            declared=declared,
-            part=declared.part(access),
-            round=round_,
-            upload_pk=pk,
-            user=request.user,
-        )
+        upload_restore(VoidScope(declared, access), upload_pk=pk, user=request.user)
     except Refused as refusal:
         messages.error(request, refusal.message)
     else:

@@ -11,9 +11,7 @@ from django.utils.translation import gettext as _
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.submissions.round_pages import refused_answer, team_form_view
-from pwscup.submissions.services.voids import (
-    upload_withdraw,
-)
+from pwscup.submissions.services.voids import VoidScope, upload_withdraw
 
 
 def _withdraw_view(kind, declared):
@@ -21,13 +19,9 @@ def _withdraw_view(kind, declared):
     def withdraw(request, access, team, pk):
         back = redirect(tab_url(access.round, SUBMIT) + declared.page_anchor({}, refused=True))
         try:
+            reason = request.POST.get("reason", "")
             upload_withdraw(
-                declared=declared,
-                part=declared.part(access),
-                access=access,
-                upload_pk=pk,
-                user=request.user,
-                reason=request.POST.get("reason", ""),
+                VoidScope(declared, access), upload_pk=pk, user=request.user, reason=reason
             )
         except Refused as refusal:
             return refused_answer(request, refusal, back)

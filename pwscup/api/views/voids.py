@@ -20,6 +20,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.submissions.services.voids import (
+    VoidScope,
     organizer_check,
     upload_restore,
     upload_withdraw,
@@ -44,14 +45,8 @@ def withdraw_post(view, request, competition_slug, round_slug, pk):
     declared.team(access)
     form = WithdrawForm(data=request.data)
     form.is_valid(raise_exception=True)
-    upload_withdraw(
-        declared=declared,
-        part=part,
-        access=access,
-        upload_pk=pk,
-        user=request.user,
-        reason=form.validated_data.get("reason", ""),
-    )
+    reason = form.validated_data.get("reason", "")
+    upload_withdraw(VoidScope(declared, access), upload_pk=pk, user=request.user, reason=reason)
     body = view.answer(declared.own(part, access, pk), part, access)
     body["message"] = _("Withdrawn: this upload no longer counts.")
     return Response(body)
@@ -59,7 +54,7 @@ def withdraw_post(view, request, competition_slug, round_slug, pk):
 
 def void_post(view, request, competition_slug, round_slug):
     declared = view.submission_type
-    access, part = view.where(request, competition_slug, round_slug)
+    access, _part = view.where(request, competition_slug, round_slug)
     organizer_check(access)
     form = VoidForm(data=request.data)
     form.is_valid(raise_exception=True)
@@ -70,9 +65,7 @@ def void_post(view, request, competition_slug, round_slug):
         if team is None:
             raise Refused(_("No team %(team)s in this competition.") % {"team": data["team"]})
     count = uploads_void(
-        declared=declared,
-        part=part,
-        round=access.round,
+        VoidScope(declared, access),
         user=request.user,
         reason=data["reason"],
         upload_pk=data.get("upload"),
@@ -84,11 +77,9 @@ def void_post(view, request, competition_slug, round_slug):
 
 def restore_post(view, request, competition_slug, round_slug, pk):
     declared = view.submission_type
-    access, part = view.where(request, competition_slug, round_slug)
+    access, _part = view.where(request, competition_slug, round_slug)
     organizer_check(access)
-    upload_restore(
-        declared=declared, part=part, round=access.round, upload_pk=pk, user=request.user
-    )
+    upload_restore(VoidScope(declared, access), upload_pk=pk, user=request.user)
     return Response({"restored": pk})
 
 
