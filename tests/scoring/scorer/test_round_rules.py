@@ -48,6 +48,7 @@ def test_the_defaults_in_full():
         "attack_files": {"required": [], "only_required": False},
         "unattacked": None,
         "attack_counts": "best",
+        "attack_withdrawal": "off",
     }
 
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorer', '0010_auto_freeze'),
+        ('scorer', '0011_attack_selected'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
