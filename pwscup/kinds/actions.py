@@ -9,8 +9,8 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 
 ``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
 
-``close_phases_action`` (or ``open_phases_close_action``) and ``hide_results_action`` are the steps several kinds share, in the
-same words: the kind gives the service that does it. Once the phases are closed *close* is no
+``open_phases_close_action`` and ``hide_results_action`` are the steps several kinds share, in
+the same words: the kind gives the service that does it. Once the phases are closed *close* is no
 longer offered; the actions offered then answer it (``CLOSE_DONE``): the publication and
 its undoing, or what comes before the publication. ``offered_actions`` picks those a kind
 offers now, in its order.
@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 
 @dataclass(frozen=True)
@@ -56,31 +56,11 @@ CLOSE_TITLE = gettext_lazy("Close the open phases now")
 CLOSE_BUTTON = gettext_lazy("Close now")
 
 
-def close_phases_action(close: Callable[..., int]) -> RoundAction:
-    """*Close the open phases now*, for a kind played in the core's phases that closes every
-    phase not closed yet: ``close(user=, round=)`` closes them and returns how many it
-    closed."""
-
-    def perform(*, user, round) -> str:
-        count = close(user=user, round=round)
-        return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
-
-    return RoundAction(
-        CLOSE_TITLE,
-        gettext_lazy(
-            "Every phase of the round still open (or not yet open) closes now: uploads are "
-            "refused from this moment. Uploads already received are still scored."
-        ),
-        CLOSE_BUTTON,
-        perform,
-    )
-
-
 def open_phases_close_action(
     close: Callable[..., str], *, details: Callable[..., list], refusal: Callable[..., str]
 ) -> RoundAction:
-    """*Close the open phases now*, for a kind that closes only the phase open now and leaves
-    a phase not open yet as planned (a two-sided round's hand-over between its phases):
+    """*Close the open phases now*: only the phase open now closes, a phase not open yet stays
+    as planned (a two-sided round's hand-over between its phases, a 2015 round's attack phase):
     ``close(user=, round=)`` closes it and says which, when and what stays planned;
     ``details(round=)``, the confirmation page's lines; ``refusal(round=)``, why it would
     change nothing (no phase open)."""

@@ -1,5 +1,5 @@
 """The 2015 round's lifecycle actions in the organizer console
-(``Pwscup2015Kind.console_actions``): close the phases, freeze, rescore, publish or hide the
+(``Pwscup2015Kind.console_actions``): close the phase open now, freeze, rescore, publish or hide the
 results, draw the per-team samples; and those of the admin's list of rounds
 (``Pwscup2015Kind.admin_actions``). Each calls one console service."""
 
@@ -9,13 +9,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from pwscup.competitions.phase_close import close_details, close_refusal
 from pwscup.kinds.actions import (
     CLOSE_DONE,
     AdminAction,
     RoundAction,
-    close_phases_action,
     hide_results_action,
     offered_actions,
+    open_phases_close_action,
     publish_results_action,
 )
 from pwscup.pwscup2015.console import services
@@ -45,7 +46,10 @@ HIDE = hide_results_action(
     CLOSE_DONE,
 )
 ACTIONS = {
-    "close": close_phases_action(services.console_round_phases_close),
+    # The phase open now closes, one not open yet keeps its dates (the two-sided kinds' too).
+    "close": open_phases_close_action(
+        services.console_round_phases_close, details=close_details, refusal=close_refusal
+    ),
     "freeze": RoundAction(
         gettext_lazy("Freeze now"),
         gettext_lazy(

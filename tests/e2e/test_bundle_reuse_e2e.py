@@ -10,7 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from pwscup.competitions.models import Competition, Phase
-from pwscup.pwscup2015.console.services import console_round_phases_close
+from pwscup.competitions.services import round_phases_close
 from tests.e2e.helpers import PASSWORD, log_in, switch_language
 from tests.e2e.test_phone_width import HEIGHT, WIDTH, check_page
 from tests.pwscup.bundle_helpers import creator, manifest_of, rebuilt
@@ -24,13 +24,13 @@ PHONE = {"width": WIDTH, "height": HEIGHT}
 
 @pytest.fixture
 def last_year():
-    """Last year's competition: its anonymization phase ran, then *Close now* came before
-    the attack phase opened."""
+    """Last year's competition: its anonymization phase ran, then the publication closed
+    every phase before the attack phase opened (``round_phases_close``)."""
     world = build_world(
         slug="last-year", username=lambda slug, who: who, password=PASSWORD, attack_open=False
     )
-    organizer = creator(world.organizer)
-    console_round_phases_close(user=organizer, round=world.round)
+    creator(world.organizer)
+    round_phases_close(round=world.round)
     world.attack.refresh_from_db()
     assert world.attack.opens_at == world.attack.closes_at
     return world

@@ -4,7 +4,8 @@ leaves an entry in the audit log."""
 from django.db import transaction
 
 from pwscup.competitions.models import AuditEntry, Round
-from pwscup.competitions.services import audit_record, phase_set, round_phases_close
+from pwscup.competitions.phase_close import close_open_phases
+from pwscup.competitions.services import audit_record, phase_set
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import RoundOperation
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
@@ -140,12 +141,13 @@ def console_round_publish(*, user, round: Round) -> RoundOperation:
 
 
 @transaction.atomic
-def console_round_phases_close(*, user, round: Round) -> int:
-    """*Close now*: every phase still open closes (the round's lifecycle service)."""
-    closed = round_phases_close(round=round)
-    _audit(user=user, round=round, action=Action.PHASES_CLOSED, phases=closed)
+def console_round_phases_close(*, user, round: Round) -> str:
+    """*Close the open phases now*: the phase open now closes, one not open yet keeps its
+    dates, as on every kind that closes only the phase open now (``close_open_phases``, which
+    records it in the audit log and says what it did)."""
+    said = close_open_phases(user=user, round=round)
     ranking_invalidate(round_ids=[round.pk])
-    return closed
+    return said
 
 
 @transaction.atomic
