@@ -181,6 +181,16 @@ class MetricSerializer(serializers.Serializer):
     )
 
 
+class RoundNoteSerializer(serializers.Serializer):
+    key = serializers.CharField(
+        help_text=gettext_lazy(
+            "What the note is about, e.g. older_scores: uploads whose scores an older version "
+            "of the organizers' scoring program computed."
+        )
+    )
+    text = serializers.CharField(help_text=gettext_lazy("The note, as the round's pages say it."))
+
+
 class DataChoiceOptionSerializer(serializers.Serializer):
     key = serializers.CharField()
     label = serializers.CharField()
@@ -240,6 +250,10 @@ class RoundStatusSerializer(RoundRefSerializer):
     downloads = DownloadSerializer(many=True)
     uploads = RoundUploadSerializer(many=True)
     metrics = MetricSerializer(many=True)
+    notes = RoundNoteSerializer(
+        many=True,
+        help_text=gettext_lazy("What the round's pages tell my team now (empty: nothing)."),
+    )
     standings_url = serializers.CharField()
     data_choice = DataChoiceSerializer(
         allow_null=True,

@@ -71,6 +71,11 @@ def cmd_status(api: Api, args) -> int:
     if status["team"] is None:
         return 0
     _print_uploads(status)
+    # What the round's pages tell the team now (a scorer round's uploads still scored by an
+    # older version of the program); an older server sends no notes.
+    for note in status.get("notes", []):
+        print()
+        print(note["text"])
     return 0
 
 

@@ -105,6 +105,9 @@ class FaceHooks:
         * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
           "name", "note", "headline": bool}]`` (``note``: what a missing value means;
           ``headline``: shown in a one-line summary of an upload, ``pwscup status``);
+        * ``"notes"`` (optional): what the round's pages tell the caller's team now,
+          ``[{"key": str, "text": str}]`` (a scorer round's ``older_scores``), printed by
+          ``pwscup status``;
         * ``"submission_types"`` and ``"uploads"``: only for uploads the kind does not
           declare (``submission_types()``), in the shapes of
           ``SubmissionType.status_entry`` and ``SubmissionType.as_json``.

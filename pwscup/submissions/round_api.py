@@ -205,18 +205,22 @@ class RoundStatus:
     declared: the core reads the kind's part of the round (``part(round)``, ``None``: the
     round has none, nothing to say), the scores' names (``metrics(part)``) and, for a
     participant only (a team's member or an organizer), the files the caller may download
-    now (``downloads(access, part)``)."""
+    now (``downloads(access, part)``) and what the round's pages tell the caller's team now
+    (``notes(access, part)``: ``[{"key", "text"}]``, none when the kind declares none)."""
 
     part: Callable
     metrics: Callable
     downloads: Callable
+    notes: Callable | None = None
 
     def __call__(self, request, access) -> dict:
-        answer = {"downloads": [], "metrics": []}
+        answer = {"downloads": [], "metrics": [], "notes": []}
         part = self.part(access.round)
         if part is None:
             return answer
         answer["metrics"] = self.metrics(part)
         if is_participant(access):
             answer["downloads"] = self.downloads(access, part)
+            if self.notes is not None:
+                answer["notes"] = self.notes(access, part)
         return answer

@@ -55,6 +55,7 @@ class RoundStatusView(APIView):
                 reverse=True,
             ),
             "metrics": answer.get("metrics", []),
+            "notes": answer.get("notes", []),
             "data_choice": data_choice_json(access),
         }
         return Response(s.RoundStatusSerializer(data).data)

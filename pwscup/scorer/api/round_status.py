@@ -1,6 +1,7 @@
 """The scorer round's answers to the API's round status and standings, the same shape for every
 kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team may download now
-(``files.py``) and the round's declared score columns in the reader's language. What it may
+(``files.py``), the round's declared score columns in the reader's language and the
+team's uploads still scored by an older version of the program (``older_scores.py``). What it may
 upload and its uploads (a release in the release phase; after the freeze an attack, on one
 target chosen by its team's slug or on every target at once, as the round's settings say)
 are the core's, from the declared submission types (``submissions.py``).
@@ -17,6 +18,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
+from pwscup.scorer.older_scores import team_older_scores
 from pwscup.scorer.public_board import round_public_board
 from pwscup.scorer.ranking_text import ranked_by_text
 from pwscup.submissions.public_board import public_board_note, public_board_table
@@ -37,9 +39,20 @@ def _metrics(scorer) -> list[dict]:
     return metrics
 
 
-# ``ScorerKind.api_round_status``: the declared score columns, the downloads (the uploads
-# are the declared types').
-round_status = RoundStatus(part=selectors.scorer_of, metrics=_metrics, downloads=files.downloads)
+def _notes(access, scorer) -> list[dict]:
+    """The team's uploads an older version of the program scored, as its tabs say it
+    (``older_scores``); none while every scored upload is on the current version."""
+    older = team_older_scores(
+        scorer=scorer, team=access.team, program=selectors.current_program(scorer=scorer)
+    )
+    return [{"key": "older_scores", "text": older.text()}] if older else []
+
+
+# ``ScorerKind.api_round_status``: the declared score columns, the downloads and the notes
+# (the uploads are the declared types').
+round_status = RoundStatus(
+    part=selectors.scorer_of, metrics=_metrics, downloads=files.downloads, notes=_notes
+)
 
 
 def round_leaderboard(request, access) -> dict:

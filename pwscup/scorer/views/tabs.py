@@ -69,7 +69,8 @@ class ScorerTabs(TwoSidedTabs):
         }
 
     def overview(self, access, state):
-        """The core's overview, and the team's uploads an older program version scored."""
+        """The core's overview, and the team's uploads an older program version scored (the
+        Submit and Results tabs say it too)."""
         return {
             **super().overview(access, state),
             "older_scores": team_older_scores(
@@ -109,7 +110,13 @@ class ScorerTabs(TwoSidedTabs):
     def results(self, access, state):
         team = access.team
         visible = state.published or access.is_organizer
-        context = {"state": state, "visible": visible}
+        context = {
+            "state": state,
+            "visible": visible,
+            "older_scores": team_older_scores(
+                scorer=state.scorer, team=team, program=state.program
+            ),
+        }
         uploads = []
         context["public_board"] = public_board_page(
             scorer=state.scorer, is_organizer=access.is_organizer, team=team
