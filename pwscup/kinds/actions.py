@@ -67,8 +67,8 @@ def open_phases_close_action(
     return RoundAction(
         CLOSE_TITLE,
         gettext_lazy(
-            "The phase open now closes now: its uploads are refused from this moment. A phase "
-            "not open yet keeps its dates. Uploads already received are still scored."
+            "Each phase open now closes now: its uploads are refused from this moment. A "
+            "phase not open yet keeps its dates. Uploads already received are still scored."
         ),
         CLOSE_BUTTON,
         close,

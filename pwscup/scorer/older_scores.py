@@ -39,10 +39,15 @@ class OlderScores:
             uploads = _("%(a)s and %(b)s") % {"a": parts[0], "b": parts[1]}
         else:
             uploads = parts[0]
-        return _(
+        # The verb and the pronouns agree with how many uploads the note counts.
+        return ngettext(
+            "%(uploads)s of yours still carries scores from an older version of the program "
+            "(%(versions)s). The organizers may rescore it with %(current)s; until then "
+            "its scores stay as shown.",
             "%(uploads)s of yours still carry scores from an older version of the program "
             "(%(versions)s). The organizers may rescore them with %(current)s; until then "
-            "their scores stay as shown."
+            "their scores stay as shown.",
+            self.releases + self.attacks,
         ) % {"uploads": uploads, "versions": ", ".join(self.versions), "current": self.current}
 
 

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pwscup import scorer_world as sco
-from tests.pwscup.syn_world import adult_rows
 from tests.pwscup.rendered_forms import post_as_rendered
+from tests.pwscup.syn_world import adult_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -82,3 +82,9 @@ def test_the_note_names_releases_and_attacks_in_both_languages():
         assert older.text().startswith(
             "あなたの提出のうち 公開データ 1 件と攻撃 3 件 は、古いバージョンのプログラム（v1, v2）"
         )
+    one = OlderScores(releases=1, attacks=0, versions=("v2",), current="v3")
+    with translation.override("en"):  # the verb agrees with one upload
+        assert one.text().startswith(
+            "1 release of yours still carries scores from an older version of the program (v2). "
+            "The organizers may rescore it with v3; until then its scores stay as shown."
+        )
