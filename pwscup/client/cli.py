@@ -145,6 +145,36 @@ def _reading_commands(commands) -> None:
     targets.set_defaults(run=cmd_targets)
 
 
+def _choice_commands(commands) -> None:
+    """The commands that change what counts of a team's: its data pack, its final upload, a
+    withdrawal."""
+    choose = commands.add_parser(
+        "choose", help=tr("pick your team's data pack in a round that offers several")
+    )
+    _round_argument(choose)
+    choose.add_argument("key", help=tr("the pack's key (see `pwscup status ROUND`)"))
+    choose.set_defaults(run=cmd_choose)
+
+    select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))
+    _round_argument(select)
+    select.add_argument(
+        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
+    )
+    select.add_argument("--type", help=tr("which upload type, when the round takes several"))
+    select.set_defaults(run=cmd_select)
+
+    withdraw = commands.add_parser(
+        "withdraw", help=tr("withdraw one of your team's uploads, where the round allows it")
+    )
+    _round_argument(withdraw)
+    withdraw.add_argument(
+        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
+    )
+    withdraw.add_argument("--type", help=tr("which upload type, when the round takes several"))
+    withdraw.add_argument("--reason", default="", help=tr("why (optional; the organizers read it)"))
+    withdraw.set_defaults(run=cmd_withdraw)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="pwscup",
@@ -204,31 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     _wait_arguments(attack)
     attack.set_defaults(field=[], run=cmd_attack)
 
-    choose = commands.add_parser(
-        "choose", help=tr("pick your team's data pack in a round that offers several")
-    )
-    _round_argument(choose)
-    choose.add_argument("key", help=tr("the pack's key (see `pwscup status ROUND`)"))
-    choose.set_defaults(run=cmd_choose)
-
-    select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))
-    _round_argument(select)
-    select.add_argument(
-        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
-    )
-    select.add_argument("--type", help=tr("which upload type, when the round takes several"))
-    select.set_defaults(run=cmd_select)
-
-    withdraw = commands.add_parser(
-        "withdraw", help=tr("withdraw one of your team's uploads, where the round allows it")
-    )
-    _round_argument(withdraw)
-    withdraw.add_argument(
-        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
-    )
-    withdraw.add_argument("--type", help=tr("which upload type, when the round takes several"))
-    withdraw.add_argument("--reason", default="", help=tr("why (optional; the organizers read it)"))
-    withdraw.set_defaults(run=cmd_withdraw)
+    _choice_commands(commands)
     return parser
 
 

@@ -87,7 +87,7 @@ class FaceHooks:
 
     def api_round_endpoints(self) -> list:
         """The kind's own ``GET`` endpoints under the round (its files, its targets), each a
-        ``pwscup.submissions.submission_types.RoundEndpoint``: the core serves them with the
+        ``pwscup.submissions.round_endpoints.RoundEndpoint``: the core serves them with the
         round's access rule and their OpenAPI schema. Default: the declared ``api_module``'s
         ``ROUND_ENDPOINTS``, else none."""
         return getattr(self.api_module, "ROUND_ENDPOINTS", [])

@@ -18,6 +18,7 @@ from pwscup.competitions.round_create import (
 )
 from pwscup.core.errors import scoring_text_naming
 from pwscup.core.form_fields import limit_field
+from pwscup.scorer.rule_choices import LATER_CHOICES, RULE_CHOICES, RULE_LABELS
 from pwscup.submissions.two_sided_forms import (
     SIDES,
     NumberListField,
@@ -33,45 +34,6 @@ from scoring.scorer.round_config import (
 
 COLUMN_ROWS = 5
 GATE_ROWS = COLUMN_ROWS  # a gate per release column: PWSCup 2021 had four
-RULE_CHOICES = {
-    "attack_mode": [
-        ("per_target", _("Each upload attacks one target")),
-        ("all_targets", _("One upload covers every target")),
-    ],
-    "protection_rule": [
-        ("worst", _("Worst case: the best attack on the release")),
-        ("mean", _("Mean over the teams that attacked it")),
-    ],
-    "power_rule": [
-        ("mean", _("Mean over the targets it attacked")),
-        ("top_n", _("Mean over the top N releases only")),
-    ],
-    "release_rank": [
-        ("primary", _("By the release's primary score")),
-        ("protection", _("By the release's protection")),
-        ("rank_sum", _("By the sum of both ranks")),
-    ],
-    "visibility": [
-        ("exact", _("Exact scores")),
-        ("band", _("Only the band a score falls in")),
-        ("hidden", _("Hidden until the results are published")),
-    ],
-    "attack_counts": [
-        ("best", _("Its best scored upload on the target")),
-        ("last", _("Its newest scored upload (on every target it covers)")),
-        ("chosen", _("The upload the team registers, else its newest")),
-    ],
-    "ranking": [
-        ("rules", _("The rules above")),
-        ("program", _("My program's ranking command (run from the console after the freeze)")),
-    ],
-    "attack_withdrawal": [
-        ("off", _("No: every scored attack counts")),
-        ("until_published", _("Yes, until the results are published")),
-    ],
-}
-# The choices a form may leave out (empty: the default).
-LATER_CHOICES = ("attack_withdrawal",)
 # Where the settings' errors go: a table's over the table, another setting's next to its field.
 TABLES = ("release_columns", "attack_columns", "gates")
 FIELDS_BY_SETTING = {
@@ -99,16 +61,6 @@ TABLE_TITLES = {
     "gates": _("Gates"),
 }
 ROW_FIELDS = {"higher_is_better": "higher", "min": "value", "max": "value"}
-RULE_LABELS = {
-    "attack_mode": _("Attack uploads"),
-    "protection_rule": _("A release's protection"),
-    "power_rule": _("An attacker's power"),
-    "release_rank": _("Release ranking"),
-    "visibility": _("What a team sees of its attack scores before publication"),
-    "ranking": _("Who ranks the releases and the attackers"),
-    "attack_counts": _("Which of an attacker's uploads counts on a target"),
-    "attack_withdrawal": _("Teams may withdraw their attack uploads"),
-}
 
 
 class ScorerSettingsForm(ServiceErrorsForm, forms.Form):

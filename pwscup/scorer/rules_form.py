@@ -2,7 +2,8 @@
 rules, files of an upload and sandbox limits (``ScorerSettingsForm``: the same fields, the
 same checks by the service), filled with the round's stored settings."""
 
-from pwscup.scorer.forms import COLUMN_ROWS, GATE_ROWS, RULE_CHOICES, ScorerSettingsForm
+from pwscup.scorer.forms import COLUMN_ROWS, GATE_ROWS, ScorerSettingsForm
+from pwscup.scorer.rule_choices import RULE_CHOICES
 from pwscup.submissions.two_sided_forms import SIDES
 
 LIMITS = ("timeout_seconds", "memory_mb", "processes")

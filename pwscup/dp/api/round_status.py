@@ -32,7 +32,7 @@ from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import dp_round_of, team_level, team_levels
 from pwscup.submissions import round_api
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.round_endpoints import RoundEndpoint
 from scoring.dp.exact import exact_text, format_epsilon
 
 SCORES = ("mean_l2", "mean_spearman")

@@ -22,7 +22,7 @@ from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.scoring_guide import round_scoring_config
 from pwscup.pwscup2015.views.targets import target_file_response
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.round_endpoints import RoundEndpoint
 
 
 def game_part(access: RoundAccess) -> Pwscup2015Round:

@@ -28,7 +28,7 @@ from pwscup.submissions.round_api import (
     require_team,
     target_download,
 )
-from pwscup.submissions.submission_types import RoundEndpoints
+from pwscup.submissions.round_endpoints import RoundEndpoints
 
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("The file as stored."))
 ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("A ZIP archive."))

@@ -22,8 +22,8 @@ from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.access import attack_target, require_team
 from pwscup.submissions.round_api import require_participant
+from pwscup.submissions.round_endpoints import RoundEndpoints
 from pwscup.submissions.round_pages import refused_as_404
-from pwscup.submissions.submission_types import RoundEndpoints
 
 
 def sequential_part(access):

@@ -29,7 +29,7 @@ from pwscup.submissions.round_api import (
     round_args,
     team_ref,
 )
-from pwscup.submissions.submission_types import RoundEndpoints
+from pwscup.submissions.round_endpoints import RoundEndpoints
 from pwscup.synthetic import engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynTarget

@@ -16,7 +16,7 @@ from pwscup.competitions.models import Round
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, errors
 from pwscup.kinds import register, unregister
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.round_endpoints import RoundEndpoint
 from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.player import PLAYER, _reload_urls
 
