@@ -97,15 +97,23 @@ class S3Server:
             **options,
         )
 
-    def objects(self, bucket: str) -> dict[str, bytes]:
-        """Every object of ``bucket``: name to content."""
+    def names(self, bucket: str) -> list[str]:
+        """The names of ``bucket``'s objects (a listing only: an object deleted meanwhile,
+        which ``objects`` would fail to read, is simply not there)."""
         client = self.client()
-        names = [
+        return [
             item["Key"]
             for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket)
             for item in page.get("Contents", [])
         ]
-        return {name: client.get_object(Bucket=bucket, Key=name)["Body"].read() for name in names}
+
+    def objects(self, bucket: str) -> dict[str, bytes]:
+        """Every object of ``bucket``: name to content."""
+        client = self.client()
+        return {
+            name: client.get_object(Bucket=bucket, Key=name)["Body"].read()
+            for name in self.names(bucket)
+        }
 
     def _answers(self) -> bool:
         status = http_status(self.endpoint_url)
