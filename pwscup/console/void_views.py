@@ -25,6 +25,7 @@ from pwscup.submissions.services.voids import (
     organizer_check,
     upload_restore,
     uploads_void,
+    void_team,
 )
 from pwscup.submissions.voids import voidable_types, voided
 
@@ -44,8 +45,16 @@ def _voidable(request, competition_slug: str, round_slug: str):
 
 
 def _before(value: str, round_) -> dt.datetime | None:
-    """The form's ``before`` (a ``datetime-local`` value, in the round's time zone)."""
-    moment = parse_datetime(value or "")
+    """The form's ``before`` (a ``datetime-local`` value, in the round's time zone; empty:
+    none), refusing a value that is no time."""
+    try:
+        moment = parse_datetime(value or "")
+    except ValueError:
+        moment = None
+    if value and moment is None:
+        raise Refused(
+            _("“%(value)s” is not a date and time (2026-12-01 18:00).") % {"value": value}
+        )
     if moment is not None and timezone.is_naive(moment):
         moment = timezone.make_aware(moment, zone_or_default(round_.timezone))
     return moment
@@ -84,14 +93,13 @@ def _void_posted(request, round_, access, types) -> None:
     upload = post.get("upload", "").strip()
     if upload and not upload.isdigit():
         raise Refused(_("An upload's id is a number, not %(value)s.") % {"value": upload})
-    team = Team.objects.filter(competition=access.competition, slug=post.get("team", "")).first()
     count = uploads_void(
         VoidScope(declared, access),
         user=request.user,
         reason=post.get("reason", ""),
         upload_pk=int(upload) if upload else None,
         before=None if upload else _before(post.get("before", ""), round_),
-        team=team,
+        team=void_team(access, post.get("team", "")),
     )
     messages.success(request, _("Uploads voided: %(count)d.") % {"count": count})
 

@@ -15,8 +15,6 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from pwscup.accounts.models import Team
-from pwscup.core.errors import Refused
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.submissions.services.voids import (
@@ -25,6 +23,7 @@ from pwscup.submissions.services.voids import (
     upload_restore,
     upload_withdraw,
     uploads_void,
+    void_team,
 )
 
 
@@ -59,11 +58,7 @@ def void_post(view, request, competition_slug, round_slug):
     form = VoidForm(data=request.data)
     form.is_valid(raise_exception=True)
     data = form.validated_data
-    team = None
-    if data.get("team"):
-        team = Team.objects.filter(competition=access.competition, slug=data["team"]).first()
-        if team is None:
-            raise Refused(_("No team %(team)s in this competition.") % {"team": data["team"]})
+    team = void_team(access, data.get("team", ""))
     count = uploads_void(
         VoidScope(declared, access),
         user=request.user,

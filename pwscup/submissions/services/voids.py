@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import ranking_version_bump, round_audit_record
 from pwscup.core.errors import Refused
@@ -53,6 +54,17 @@ def organizer_check(access) -> None:
     """Only an organizer of the round's competition voids or restores (403 otherwise)."""
     if not access.is_organizer:
         raise Refused(_("Only the organizers of this competition may void uploads."), status=403)
+
+
+def void_team(access, slug: str):
+    """The team a void is limited to (``None``: every team, for an empty ``slug``); a slug
+    naming no team of the competition is refused, never read as "every team"."""
+    if not slug:
+        return None
+    team = Team.objects.filter(competition=access.competition, slug=slug).first()
+    if team is None:
+        raise Refused(_("No team %(team)s in this competition.") % {"team": slug})
+    return team
 
 
 def reason_clean(reason: str, *, required: bool) -> str:
