@@ -23,6 +23,7 @@ from pwscup.submissions.models import (
     JobState,
     KeptUpload,
     Status,
+    VoidableUpload,
 )
 from scoring.synthetic.errors import render_synth
 from scoring.synthetic.messages import SYN_MESSAGES
@@ -126,8 +127,9 @@ class TeamDraw(models.Model):
         return f"{self.synthetic} / {self.team}"
 
 
-class SynRelease(SynthMessages, KeptUpload):
-    """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
+class SynRelease(SynthMessages, KeptUpload, VoidableUpload):
+    """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2); the
+    organizers may void it (``pwscup.submissions.voids``: it then counts nowhere)."""
 
     UPLOAD_FOLDER = "synthetic"
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
@@ -178,9 +180,10 @@ class SynTarget(SynthMessages, JobState):
         return gettext("%(team)s (target)") % {"team": self.team}
 
 
-class SynAttack(SynthMessages, KeptUpload):
+class SynAttack(SynthMessages, KeptUpload, VoidableUpload):
     """A team's ``teamX_mia_teamY.csv`` on another team's target: its scores on the dev
-    half (shown live) and on the final half (hidden until the results are published)."""
+    half (shown live) and on the final half (hidden until the results are published); the
+    organizers may void it, as a release."""
 
     UPLOAD_FOLDER = "synthetic"
     JOB_RELATED = ("target__team",)

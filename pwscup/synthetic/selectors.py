@@ -19,6 +19,7 @@ from pwscup.submissions.kind_rankings import ranked_by_name
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
+from pwscup.submissions.voids import counted
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import (
     SynAttack,
@@ -87,12 +88,14 @@ def release_copy_gate(scores: dict, *, config: SynthConfig) -> SynthError | None
 
 
 def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:
-    """The team's final release: the selected one, else its last valid one (valid: scored
-    and within the copy gate, :func:`release_copy_gate`). One that copies more is kept,
-    scored and shown to its team, never published: a team whose releases all fail the gate
-    has no target, as one with none valid."""
+    """The team's final release: the selected one, else its last valid one (valid: scored,
+    within the copy gate, :func:`release_copy_gate`, and not voided). One that copies more is
+    kept, scored and shown to its team, never published: a team whose releases all fail the
+    gate has no target, as one with none valid."""
     config = engine.round_config(synthetic.round)
-    scored = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    scored = counted(
+        SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    )
     valid = [  # one query: the gate reads each release's stored scores
         release
         for release in scored.order_by("-number", "-pk")
@@ -110,6 +113,11 @@ def targets(*, synthetic: SyntheticRound) -> list[SynTarget]:
     )
 
 
+def published_as_target(*, release: SynRelease) -> bool:
+    """Whether the freeze published ``release`` as its team's target (attacked as it is)."""
+    return SynTarget.objects.filter(release=release).exists()
+
+
 def team_attacks(*, synthetic: SyntheticRound, team: Team):
     """The team's attacks, newest first."""
     return (
@@ -120,12 +128,11 @@ def team_attacks(*, synthetic: SyntheticRound, team: Team):
 
 
 def latest_attacks(*, synthetic: SyntheticRound) -> dict[tuple[int, int], SynAttack]:
-    """Each team's attack that counts on each target: its last scored one (as a team's last
-    valid release is its final one), keyed (attacker team id, target id)."""
+    """Each team's attack that counts on each target: its last scored one that is not voided
+    (as a team's last valid release is its final one), keyed (attacker team id, target id)."""
     out: dict[tuple[int, int], SynAttack] = {}
-    scored = SynAttack.objects.filter(
-        target__synthetic=synthetic, status=Status.FINISHED
-    ).select_related("team")
+    scored = counted(SynAttack.objects.filter(target__synthetic=synthetic, status=Status.FINISHED))
+    scored = scored.select_related("team")
     for attack in scored.order_by("number", "pk"):
         out[(attack.team_id, attack.target_id)] = attack
     return out

@@ -6,8 +6,9 @@ their place in the round status. An upload is **202**: a worker checks and score
 
 An attack's scores are those of the half ``selectors.visible_half`` allows. A release's
 ``final`` is the team's final release (``selectors.final_release``); an attack's, that it is
-the one that counts on its target (its team's last scored one). Messages follow
-Accept-Language.
+the one that counts on its target (its team's last scored one). The organizers may void
+either (``pwscup.submissions.voids``: the core serves ``void/`` and ``<pk>/restore/``, and
+each upload's ``voided``); a voided upload counts nowhere. Messages follow Accept-Language.
 """
 
 import re
@@ -18,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.submissions.round_api import present_scores, scores_answer
 from pwscup.submissions.submission_types import SubmissionType
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
+from pwscup.submissions.voids import VoidableUploads
 from pwscup.synthetic import selectors
 from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, synthetic_part
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
@@ -31,9 +33,9 @@ def half_note(half: str) -> str:
     )
 
 
-class SyntheticUploads(SubmissionType):
+class SyntheticUploads(VoidableUploads, SubmissionType):
     """What both of the round's uploads share: the round's synthetic part (404 without),
-    the kind's selectors and services."""
+    the kind's selectors and services; the organizers may void either (never their team)."""
 
     prefix = "syn"
     part = staticmethod(synthetic_part)
@@ -48,6 +50,15 @@ class Releases(SyntheticUploads, FinalReleases):
     summaries = {
         "create": _("Upload teamX_synthetic.csv (checked and scored by a worker)"),
     }
+
+    def round_uploads(self, part):
+        return SynRelease.objects.filter(synthetic=part)
+
+    def void_refusal(self, upload) -> str:
+        """A release published as a target stays: the attacks on it were made on its files."""
+        if selectors.published_as_target(release=upload):
+            return gettext("it is published as its team's target; it cannot be voided.")
+        return ""
 
     def as_json(self, upload, part, access, context) -> dict:
         """The release with its scores once it is scored (its team's own: utility,
@@ -88,6 +99,9 @@ class Attacks(SyntheticUploads, TargetAttacks):
         "retrieve": _("One of my team's attacks: status, message, scores on the visible half"),
     }
     target_model = SynTarget
+
+    def round_uploads(self, part):
+        return SynAttack.objects.filter(target__synthetic=part)
 
     def context(self, part, access) -> dict:
         return {
