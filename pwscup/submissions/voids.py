@@ -29,6 +29,22 @@ def voided(uploads):
     return uploads.filter(voided_at__isnull=False).order_by("-voided_at", "-pk")
 
 
+def newest_counted(typed_uploads, *, team=None, limit: int) -> tuple[list, bool]:
+    """The ``limit`` newest uploads that count among several types' (``typed_uploads``:
+    ``(declared, query set)`` pairs), of ``team`` only if given, as ``(declared, upload)``
+    pairs, newest first; and whether older ones are left out. Each type's query reads at
+    most ``limit + 1`` rows, however many the round holds."""
+    rows = []
+    for declared, uploads in typed_uploads:
+        uploads = counted(uploads)
+        if team is not None:
+            uploads = uploads.filter(team=team)
+        newest = uploads.select_related("team").order_by("-created_at", "-pk")[: limit + 1]
+        rows.extend((declared, upload) for upload in newest)
+    rows.sort(key=lambda pair: (pair[1].created_at, pair[1].pk), reverse=True)
+    return rows[:limit], len(rows) > limit
+
+
 def void_json(upload) -> dict | None:
     """The API's ``voided`` of an upload: ``None`` while it counts, else when, whether the
     organizers voided it (else its team withdrew it) and why."""

@@ -117,7 +117,9 @@ def _chosen(scope: VoidScope, *, upload_pk, before, team):
     if upload_pk is not None:
         uploads = uploads.filter(pk=upload_pk)
         if not uploads.exists():
-            raise Refused(_("No upload %(id)s counts in this round.") % {"id": upload_pk}, 404)
+            raise Refused(
+                _("No upload %(id)s counts in this round.") % {"id": upload_pk}, status=404
+            )
     else:
         uploads = uploads.filter(created_at__lt=before)
     if team is not None:
@@ -175,7 +177,9 @@ def upload_restore(scope: VoidScope, *, upload_pk: int, user) -> None:
     counts again, as before; its team is told."""
     upload = scope.uploads().filter(pk=upload_pk, voided_at__isnull=False).first()
     if upload is None:
-        raise Refused(_("No upload %(id)s is voided in this round.") % {"id": upload_pk}, 404)
+        raise Refused(
+            _("No upload %(id)s is voided in this round.") % {"id": upload_pk}, status=404
+        )
     with transaction.atomic():
         ranking_version_bump(round_ids=[scope.round.pk])
         type(upload).objects.filter(pk=upload.pk).update(
