@@ -14,7 +14,7 @@ from django.utils import timezone
 from pwscup.scorer.models import Attack, Release
 from pwscup.submissions.models import Status
 from tests.pwscup.scorer_world import scorer_world
-from tests.pwscup.test_scorer_voids import played
+from tests.pwscup.test_scorer_voids import address, bearer, played
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +120,22 @@ def test_a_restore_of_an_upload_that_is_not_voided_is_refused_with_a_message():
     answer = organizer_client(world).post(restore, follow=True)
 
     assert f"No upload {attacks['c1'].pk} is voided in this round." in answer.content.decode()
+
+
+def test_the_api_answers_404_for_an_id_that_does_not_count_or_is_not_voided():
+    """The service's two "no such upload" refusals were a TypeError (a 500)."""
+    world, attacks = played()
+    client = Client()
+    voided = client.post(
+        address(world, "scorer-attacks-void"),
+        {"upload": 999999, "reason": "gone"},
+        **bearer(world.organizer),
+    )
+    restored = client.post(
+        address(world, "scorer-attack-restore", attacks["c1"].pk), **bearer(world.organizer)
+    )
+    assert (voided.status_code, restored.status_code) == (404, 404)
+    assert voided.json()["message"] == "No upload 999999 counts in this round."
 
 
 def test_a_void_says_how_many_and_moves_the_upload_from_the_counted_table_to_the_voided():
