@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import JSON_OBJECT
+from pwscup.submissions.models import NOTE_MAX_LENGTH
 from pwscup.submissions.services.voids import (
     VoidScope,
     organizer_check,
@@ -27,12 +28,14 @@ from pwscup.submissions.services.voids import (
 )
 
 
+# The reason's limit is the one the service keeps (``NOTE_MAX_LENGTH``), so that the schema
+# says it.
 class WithdrawForm(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH)
 
 
 class VoidForm(serializers.Serializer):
-    reason = serializers.CharField(max_length=1000)
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH)
     upload = serializers.IntegerField(required=False, min_value=1)
     before = serializers.DateTimeField(required=False)
     team = serializers.CharField(required=False, allow_blank=True, max_length=100)
