@@ -17,7 +17,7 @@ from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Phase
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
-from pwscup.submissions.models import JobState, KeptUpload
+from pwscup.submissions.models import JobState, KeptUpload, VoidableUpload
 
 
 def generated_path(instance, filename: str) -> str:
@@ -128,9 +128,10 @@ class Pwscup2015Round(models.Model):
         return self.data_mode == self.DataMode.PER_TEAM
 
 
-class ScoredUpload(KeptUpload):
+class ScoredUpload(KeptUpload, VoidableUpload):
     """An upload of a phase of the core (the anonymizations and the attacks) and its scores'
-    scorer version."""
+    scorer version; the organizers may void it (``pwscup.submissions.voids``: kept as
+    uploaded, counted nowhere)."""
 
     phase = models.ForeignKey(
         Phase, on_delete=models.PROTECT, related_name="+", verbose_name=_("phase")

@@ -25,6 +25,7 @@ from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from pwscup.submissions.admin_fields import JobFailureAdmin
 from pwscup.submissions.messages import job_message_text
 
+VOID_FIELDS = ("voided_at", "voided_by", "void_reason", "withdrawn")
 READONLY = (
     "uploaded_file",
     "original_filename",
@@ -38,6 +39,8 @@ READONLY = (
     "started_at",
     "finished_at",
     "uploader",
+    # Written by the voids' service only (the console's Void or restore uploads page).
+    *VOID_FIELDS,
 )
 
 

@@ -15,7 +15,8 @@ their OpenAPI schema and their place in the round status (``submission_types`` a
 
 An upload is refused as on the round page (``check_uploader``: 403 outside the teams, 404
 without the phase); an organizer reads any team's upload of the round, only its team
-selects it."""
+selects it. The organizers may void either (``pwscup.submissions.voids``: ``void/`` and
+``<pk>/restore/``, served by the core), but an anonymized table published as a target."""
 
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -30,6 +31,7 @@ from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.pwscup2015.selectors import (
+    published_as_target,
     representative_submissions,
     round_targets,
     team_attacks,
@@ -37,6 +39,7 @@ from pwscup.pwscup2015.selectors import (
 )
 from pwscup.submissions.round_api import no_target
 from pwscup.submissions.submission_types import SubmissionType, choice_field
+from pwscup.submissions.voids import VoidableUploads
 
 # What an upload's answer reads beside its row (its team, its round's slugs): one query for
 # the team's uploads, however many.
@@ -54,11 +57,11 @@ def _kind_json(serializer) -> dict:
     return {key: value for key, value in serializer.data.items() if key not in CORE_KEYS}
 
 
-class PhaseUploads(SubmissionType):
+class PhaseUploads(VoidableUploads, SubmissionType):
     """What the two uploads share: the round's phase of ``phase_kind`` is their part
     (``None`` until it is set up: then nothing is listed and an upload is refused with the
     page's message), the page's refusals of an upload, an organizer reading any team's
-    upload, the file as uploaded. Each lives straight under the round at its ``url_name``'s
+    upload, the file as uploaded, the organizers' void and restore (never a withdrawal). Each lives straight under the round at its ``url_name``'s
     plural (``submissions/``), its operation ids those its endpoints had before they were
     declared (``competitions_rounds_submissions_list``)."""
 
@@ -86,6 +89,12 @@ class PhaseUploads(SubmissionType):
             raise Http404
         team = self.team(access)
         return self.uploads_of(phase=part, team=team).select_related(*UPLOAD_ROWS)
+
+    def round_uploads(self, part):
+        """Every team's uploads of the phase (none before it is set up)."""
+        if part is None:
+            return self.model.objects.none()
+        return self.model.objects.filter(phase=part)
 
     def own(self, part, access, pk: int):
         return phase_upload_for(access, model=self.model, phase=part, pk=pk)
@@ -121,6 +130,12 @@ class AnonymizedTables(PhaseUploads):
         "Same window, size and quota checks as the round page, with the same messages. An "
         "invalid file is kept and its submission FAILED with the reason."
     )
+
+    def void_refusal(self, upload) -> str:
+        """A table published as a target stays: the attacks on it were made on its file."""
+        if published_as_target(submission=upload):
+            return _("it is published as its team's target; it cannot be voided.")
+        return ""
 
     def context(self, part, access):
         """The uploads that count (the round's selection rule: the chosen one, else the

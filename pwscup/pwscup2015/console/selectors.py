@@ -20,6 +20,7 @@ from pwscup.pwscup2015.models import (
 )
 from pwscup.pwscup2015.selectors import representative_submission
 from pwscup.submissions.models import PENDING, Status
+from pwscup.submissions.voids import counted
 
 
 @dataclass(frozen=True)
@@ -102,13 +103,13 @@ class TeamOverview:
 
 def round_team_overview(*, round: Round) -> list[TeamOverview]:
     """Per team: the submission that stands for it (the published one once frozen), its
-    scores, and how many attacks it made."""
+    scores, and how many attacks it made (a voided one not counted)."""
     anonymization = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
     targets = {
         t.team_id: t for t in Target.objects.filter(round=round).select_related("submission")
     }
     attacks = dict(
-        AttackSubmission.objects.filter(phase__round=round)
+        counted(AttackSubmission.objects.filter(phase__round=round))
         .values_list("team_id")
         .annotate(n=Count("pk"))
         .values_list("team_id", "n")

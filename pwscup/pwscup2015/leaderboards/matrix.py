@@ -16,6 +16,7 @@ from pwscup.competitions.models import Round
 from pwscup.pwscup2015.models import AttackSubmission, Target
 from pwscup.pwscup2015.ranking_cache import ranking_cached
 from pwscup.submissions.models import Status
+from pwscup.submissions.voids import counted
 from scoring import kit
 
 
@@ -77,7 +78,9 @@ class Matrix:
 
 def attack_matrix(*, round: Round) -> Matrix:
     """Four queries whatever the number of teams: disqualifications, targets, teams, finished
-    attacks. Every attack counts, a disqualified team's too, and every target stays
+    attacks. Every attack counts, a disqualified team's too, but a voided one
+    (``pwscup.submissions.voids.counted``: the cell falls back to the team's other counted
+    attacks on the target), and every target stays
     (``pwscup.accounts.selectors.DisqualificationRule``), a disqualified team's marked.
 
     The built-in attackers' labels are translated when the matrix is computed: the cached
@@ -101,8 +104,8 @@ def attack_matrix(*, round: Round) -> Matrix:
         + [(f"builtin:{kit.BUILTIN_ATTACKER}", _("built-in kit attacker (top-3, 1:1)"))],
     )
     versions = {t.pk: t.version for t in targets}
-    finished = AttackSubmission.objects.filter(
-        target__round=round, status=Status.FINISHED
+    finished = counted(
+        AttackSubmission.objects.filter(target__round=round, status=Status.FINISHED)
     ).order_by("created_at", "id")
     for attack in finished.values_list("team_id", "target_id", "target_version", "rate"):
         team_id, target_id, target_version, rate = attack

@@ -24,6 +24,7 @@ from pwscup.pwscup2015.models import (
 from pwscup.pwscup2015.ranking import anonymization_key, submission_safety
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import Status
+from pwscup.submissions.voids import counted
 
 
 def team_dataset(*, round: Round, team: Team) -> TeamDataset | None:
@@ -50,9 +51,11 @@ def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmi
 
 def phase_scored_scores(*, phase: Phase, team_ids) -> list[tuple[Team, dict]]:
     """``(team, scores)`` of every finished anonymization of ``phase`` by ``team_ids`` (one
-    query): the faint points of the leaderboard's chart."""
-    finished = AnonymizationSubmission.objects.filter(
-        phase=phase, team_id__in=list(team_ids), status=Status.FINISHED
+    query): the faint points of the leaderboard's chart (a voided one is not drawn)."""
+    finished = counted(
+        AnonymizationSubmission.objects.filter(
+            phase=phase, team_id__in=list(team_ids), status=Status.FINISHED
+        )
     ).select_related("team")
     return [(s.team, s.scores) for s in finished.only("team", "scores").order_by("pk")]
 
@@ -96,9 +99,10 @@ def submission_by_rule_among(
     submissions: list[AnonymizationSubmission], *, round: Round
 ) -> AnonymizationSubmission | None:
     """The selection rule of ``submissions_by_rule`` over one team's submissions already
-    read (any order, any status): the selected finished one, else the newest finished one;
-    or, under "best", the best finished one. The tests hold both to the same answers."""
-    finished = [s for s in submissions if s.status == Status.FINISHED]
+    read (any order, any status, voided or not): the selected finished one, else the newest
+    finished one; or, under "best", the best finished one; a voided one never. The tests
+    hold both to the same answers."""
+    finished = [s for s in submissions if s.status == Status.FINISHED and s.voided_at is None]
     if round.pwscup2015.selection_rule == Pwscup2015Round.SelectionRule.BEST:
         return _best(finished, round)
     return max(finished, key=lambda s: (s.is_selected, s.created_at, s.pk), default=None)
@@ -114,9 +118,10 @@ def submissions_by_rule(*, phase: Phase, team_ids=None) -> dict[int, Anonymizati
 
     "Selected, else the last valid one": a window over each team's finished submissions,
     the selected one first, then the newest. "Best": every finished submission is read
-    once and the ranking rule picks each team's best.
+    once and the ranking rule picks each team's best. A voided submission is none of them
+    (``pwscup.submissions.voids.counted``): the team's next valid one takes its place.
     """
-    finished = AnonymizationSubmission.objects.filter(phase=phase, status=Status.FINISHED)
+    finished = counted(AnonymizationSubmission.objects.filter(phase=phase, status=Status.FINISHED))
     if team_ids is not None:
         finished = finished.filter(team_id__in=list(team_ids))
     if phase.round.pwscup2015.selection_rule == Pwscup2015Round.SelectionRule.BEST:
@@ -142,6 +147,12 @@ def _best(submissions: list[AnonymizationSubmission], round: Round):
     if not submissions:
         return None
     return min(submissions, key=lambda s: (ranking_key(s.scores, round), -s.pk))
+
+
+def published_as_target(*, submission: AnonymizationSubmission) -> bool:
+    """Whether a freeze published ``submission`` as its team's target: its shuffled file is
+    then what the attackers downloaded, and it stays as it is (it cannot be voided)."""
+    return Target.objects.filter(submission=submission).exists()
 
 
 def round_targets(*, round: Round) -> QuerySet[Target]:

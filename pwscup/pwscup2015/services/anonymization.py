@@ -99,6 +99,8 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
         raise Refused(_("This submission does not belong to your team."), status=404)
     if submission.status != Status.FINISHED:
         raise Refused(_("Only a scored (finished) submission can be chosen as final."))
+    if submission.voided_at is not None:
+        raise Refused(_("A voided submission cannot be your final one."), status=409)
     phase = submission.phase
     # Open until its close or the freeze (phase_closes_at), refused as an upload would be.
     phase_window_check(phase=phase, now=now)

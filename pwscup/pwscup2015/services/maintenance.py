@@ -15,6 +15,7 @@ from pwscup.pwscup2015.services.operations import round_freeze_request
 from pwscup.submissions.models import PENDING
 from pwscup.submissions.services.jobs import job_reset
 from pwscup.submissions.services.maintenance import uploads_in_flight
+from pwscup.submissions.voids import counted
 
 
 def round_rescore_all(*, round: Round) -> dict[str, int]:
@@ -63,7 +64,9 @@ def _uploads_in_flight(*, round: Round, now) -> bool:
     closed = round.phases.filter(kind=Phase.Kind.ANONYMIZATION, closes_at__lte=now)
     return any(
         uploads_in_flight(
-            AnonymizationSubmission.objects.filter(phase=phase), closed_at=phase.closes_at, now=now
+            counted(AnonymizationSubmission.objects.filter(phase=phase)),
+            closed_at=phase.closes_at,
+            now=now,
         )
         for phase in closed
     )

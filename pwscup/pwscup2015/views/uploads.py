@@ -25,6 +25,7 @@ from pwscup.pwscup2015.selectors import round_targets, team_submissions
 from pwscup.submissions.messages import job_message_text, upload_received_message
 from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import refused_answer, upload_received_json, wants_json
+from pwscup.submissions.voids import void_json
 
 
 @login_required
@@ -106,6 +107,7 @@ def status_json(request, competition_slug, round_slug):
                     "number": s.number,
                     "note": s.note,
                     "created_at": answer_moment(s.created_at),
+                    "voided": void_json(s),
                 }
                 for s in submissions
             ]
