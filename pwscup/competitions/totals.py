@@ -85,6 +85,20 @@ def total_names(*, round: Round) -> list[dict]:
     return [{"key": key, "label": labels.get(key, key)} for key in used]
 
 
+def total_awaited(*, round: Round) -> str:
+    """Why the round's totals are not there yet (``RoundKind.scores_awaited``: a name its
+    formula uses that no team has yet), in the reader's language; ``""`` when nothing is
+    awaited."""
+    awaited = kind_of(round).scores_awaited(round) if round.total_formula else {}
+    if not awaited:
+        return ""
+    try:
+        used = formula_names(round.total_formula)
+    except FormulaError:
+        return ""
+    return next((awaited[name] for name in used if name in awaited), "")
+
+
 def total_comparison(*, round: Round) -> str:
     """The first comparison of the round's formula as written (the Rules tab then says how
     one counts, with it as the example); ``""`` without one, without a formula, or with one

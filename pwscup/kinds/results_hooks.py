@@ -86,6 +86,13 @@ class ResultsHooks:
             return module.score_names(round)
         return self.named_scores(round)["names"]
 
+    def scores_awaited(self, round) -> dict[str, str]:
+        """The named scores (``score_names``' keys) that no team has yet because the round
+        waits for a step of the organizers (a program still to run), each with why, in the
+        reader's language: the Results tab's Total table says it where a formula names one
+        (``pwscup.competitions.totals.total_awaited``). Default: none."""
+        return self._declared(self.standings_module, "scores_awaited", {}, round)
+
     def attack_cells(self, round):
         """The round's attack matrix for the core's "attack against the top N releases"
         score (``Round.attack_top_n``; ``pwscup.competitions.attack_top``), as a

@@ -21,6 +21,7 @@ from pwscup.kinds.rankings import (
 from pwscup.scorer import selectors
 from pwscup.submissions.kind_rankings import ranked_named_scores
 from scoring.formula import FUNCTIONS
+from scoring.scorer.score_columns import PROGRAM_NAMES
 
 # The core's top-N attack score's name (``pwscup.competitions.attack_top``), kept free.
 ATTACK_TOP = "attack_top"
@@ -74,44 +75,84 @@ def published_rankings(round_) -> list[RoundRanking]:
 
 def _formula_key(key: str) -> bool:
     """Whether a release column's key can be a formula's name: an identifier that is not a
-    word of the language (``if``, ``max``...) nor one of the names added after it."""
-    reserved = {"protection", "power", ATTACK_TOP, *FUNCTIONS}
+    word of the language (``if``, ``max``...) nor one of the names added after it (the
+    ranking program's names are refused as a column's key when the settings are saved;
+    left out here too, for settings stored before)."""
+    reserved = {ATTACK_TOP, *_ADDED, *FUNCTIONS}
     return key.isidentifier() and not keyword.iskeyword(key) and key not in reserved
+
+
+# The names added after the release columns: the ranking program's only where it ranks.
+_PROGRAM = frozenset(PROGRAM_NAMES.values())
+_ADDED = frozenset({"protection", "power", *_PROGRAM})
+
+
+def _program_numbers(run, slug: str) -> dict:
+    """The team's numbers of the ranking program's ``run`` by their formula names; a number
+    the run did not give the team is left out (the team then has no total naming it)."""
+    given = (run.teams if run is not None else {}).get(slug) or {}
+    numbers = {name: score_number(given.get(side)) for side, name in PROGRAM_NAMES.items()}
+    return {name: value for name, value in numbers.items() if value is not None}
 
 
 def named_scores(round_) -> dict:
     """The numbers a round total may name: each release column of the team's final release
     by its key (the round's ``release_columns``), its ``protection`` and the team's attack
-    ``power``, as the results show them."""
+    ``power``, as the results show them; in a round ranked by its program, the numbers the
+    newest finished run gave the team (``PROGRAM_NAMES``)."""
     scorer = selectors.scorer_of(round_)
     if scorer is None:
         return {"names": [], "teams": {}}
     names = score_names(round_)
-    board = selectors.standings(scorer=scorer)
+    columns = [name["key"] for name in names if name["key"] not in _ADDED]
+    board = selectors.standings(scorer=scorer)  # ``ranking``: the newest run, if it counts
     teams: dict[int, dict] = {}
     for row in board.releases:
-        values = {c["key"]: score_number(row.release.scores.get(c["key"])) for c in names[:-2]}
+        values = {key: score_number(row.release.scores.get(key)) for key in columns}
         teams[row.team.pk] = {**values, "protection": score_number(row.protection)}
     for row in board.attackers:
         teams.setdefault(row.team.pk, {})["power"] = score_number(row.power)
+    for row in [*board.releases, *board.attackers]:
+        teams[row.team.pk].update(_program_numbers(board.ranking, row.team.slug))
     return ranked_named_scores(round_, names=names, teams=teams)
 
 
 def score_names(round_) -> list[dict]:
     """Each release column whose key a formula can write, then ``protection`` and
-    ``power`` (the last two: ``named_scores`` reads the columns as ``names[:-2]``)."""
+    ``power``, then, in a round ranked by its program, the program's two numbers (offered
+    before any run has finished, so that a formula naming them is saved in advance)."""
     if selectors.scorer_of(round_) is None:
         return []
+    config = selectors.round_config(round_)
     names = [
         {"key": c.key, "label": in_reader_language(c.label, c.label_ja)}
-        for c in selectors.round_config(round_).release_columns
+        for c in config.release_columns
         if _formula_key(c.key)
     ]
-    return [
-        *names,
-        {"key": "protection", "label": str(_("Protection (the release's score under attack)"))},
-        {"key": "power", "label": str(_("Attack power"))},
-    ]
+    added = {
+        "protection": _("Protection (the release's score under attack)"),
+        "power": _("Attack power"),
+        PROGRAM_NAMES["release"]: _("The ranking program's release number (its newest run)"),
+        PROGRAM_NAMES["attack"]: _("The ranking program's attack number (its newest run)"),
+    }
+    if config.ranking != "program":
+        added = {key: label for key, label in added.items() if key not in _PROGRAM}
+    return [*names, *({"key": key, "label": str(label)} for key, label in added.items())]
+
+
+def scores_awaited(round_) -> dict[str, str]:
+    """The program's names, each with why no team has it yet, while no run of the ranking
+    program has finished in a round ranked by it (``RoundKind.scores_awaited``)."""
+    scorer = selectors.scorer_of(round_)
+    if scorer is None or selectors.round_config(round_).ranking != "program":
+        return {}
+    if selectors.latest_ranking(scorer=scorer) is not None:
+        return {}
+    why = _(
+        "The totals wait for the ranking program: they are computed from its numbers once "
+        "the organizers have run it."
+    )
+    return dict.fromkeys(_PROGRAM, str(why))
 
 
 def attack_cells(round_) -> AttackCells:

@@ -338,6 +338,18 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The round's setting {key} is {value}, which is not one of the columns ({columns}).",
         "ja": "ラウンドの設定 {key} の値 {value} は列（{columns}）のいずれでもありません。",
     },
+    "scorer.config.reserved_release": {
+        "en": "The round's setting {key} is {value}: that name is the ranking program's release "
+        "number in a round total's formula; choose another key.",
+        "ja": "ラウンドの設定 {key} の値 {value} は使えません。この名前は合計の式で順位付け"
+        "プログラムの公開データの値を表します。別のキーにしてください。",
+    },
+    "scorer.config.reserved_attack": {
+        "en": "The round's setting {key} is {value}: that name is the ranking program's attack "
+        "number in a round total's formula; choose another key.",
+        "ja": "ラウンドの設定 {key} の値 {value} は使えません。この名前は合計の式で順位付け"
+        "プログラムの攻撃の値を表します。別のキーにしてください。",
+    },
 }
 
 # Descriptions passed as ``what``, and the reasons a ZIP member is refused (``problem``).

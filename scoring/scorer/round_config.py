@@ -8,6 +8,9 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
                      of ``[A-Za-z0-9_.@-]{1,64}``, labels of at most 60 characters; ``label``
                      defaults to the key, ``label_ja`` to ``label``, ``higher_is_better`` to
                      true). Default: one column ``score`` ("Score", "スコア", higher is better).
+                     A key that is a name of the ranking program's numbers in a round total
+                     (``ranked_release``, ``ranked_attack``) is refused when the settings are
+                     saved (:func:`scoring.scorer.score_columns.reserved_keys_check`).
 ``release_primary``  the key of the release column that ranks releases (default: the first).
 ``public_columns``   the keys of the release columns every team sees of every team's counted
                      release while the phases run (the public board; PWSCup 2024's sample

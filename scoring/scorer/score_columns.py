@@ -19,6 +19,10 @@ COLUMN_KEY = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 MAX_COLUMNS = 20
 MAX_LABEL_CHARS = 60
 DEFAULT_COLUMN = {"key": "score", "label": "Score", "label_ja": "スコア", "higher_is_better": True}
+# The names a round total's formula gives the ranking program's two numbers per team (its
+# ``release`` and ``attack`` under ``targets``), by the program's key: no release column may
+# take one (``reserved_keys_check``), so a formula's name means one number.
+PROGRAM_NAMES = {"release": "ranked_release", "attack": "ranked_attack"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,27 @@ def _column(entry: Any, where: str) -> ScoreColumn:
 
 def _duplicate(key: str, name: str):
     raise ScorerError("scorer.config.duplicate", key=key, value=repr(name))
+
+
+def reserved_keys_check(columns: tuple[ScoreColumn, ...], key: str) -> None:
+    """Refuse a column of ``key`` (``release_columns``) keyed by one of ``PROGRAM_NAMES``:
+    checked when the settings are saved, not when stored settings are read back.
+
+    Examples
+    --------
+    >>> reserved_keys_check((ScoreColumn("U", "U", "U", True),), "release_columns")
+    >>> reserved_keys_check((ScoreColumn("ranked_release", "R", "R", True),), "release_columns")
+    Traceback (most recent call last):
+    ...
+    scoring.scorer.errors.ScorerError: The round's setting release_columns[1].key is 'ranked_release': that name is the ranking program's release number in a round total's formula; choose another key.
+    """
+    codes = {
+        PROGRAM_NAMES["release"]: "scorer.config.reserved_release",
+        PROGRAM_NAMES["attack"]: "scorer.config.reserved_attack",
+    }
+    for number, column in enumerate(columns, start=1):
+        if column.key in codes:
+            raise ScorerError(codes[column.key], key=f"{key}[{number}].key", value=repr(column.key))
 
 
 def _label(value: Any, key: str) -> str:

@@ -7,8 +7,6 @@ are worked out by hand below. Three teams on eight rows, each upload covering ev
 the round is built once for the module (the jobs run in the real sandbox) and each test
 changes its settings in its own transaction."""
 
-from pathlib import Path
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -16,55 +14,11 @@ from django.urls import reverse
 from pwscup.api.services import api_token_create
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors, services
-from pwscup.scorer.models import Attack, DataPack, RankingRun
-from tests.pwscup.scorer_world import (
-    attack,
-    attack_phase,
-    program_version,
-    release,
-    scorer_world,
-    upload_file,
-    zipped,
-)
+from pwscup.scorer.models import Attack
+from tests.pwscup.membership_2025_world import CONFIG, membership_play, ranking_run
+from tests.pwscup.scorer_world import scorer_world
 
 pytestmark = pytest.mark.django_db
-
-CONFIG = {
-    "release_columns": [{"key": "U", "higher_is_better": True}],
-    "attack_columns": [{"key": "tp", "higher_is_better": True}],
-    "attack_mode": "all_targets",
-    "ranking": "program",
-    "limits": {"timeout_seconds": 60, "memory_mb": 1024, "processes": 64},
-}
-METADATA = b"""release_command: python3 $program/score.py release $input $output
-attack_command: python3 $program/score.py attack $input $output
-ranking_command: python3 $program/score.py ranking $input $output
-"""
-# Each target's members among the population's eight rows (its ZZ), by team: five each.
-MEMBERS = {
-    "a": [1, 1, 1, 1, 1, 0, 0, 0],
-    "b": [0, 0, 1, 1, 1, 1, 1, 0],
-    "c": [1, 0, 1, 0, 1, 0, 1, 1],
-}
-UTILITY = {"a": 10, "b": 20, "c": 30}
-# The rows each upload marks 1 in each target's column: Team B uploads three times.
-ANSWERS = [
-    ("a", {"b": [2, 3], "c": [0, 1]}),  # true positives: on B 2, on C 1
-    ("b", {"a": [0, 1, 2], "c": [0, 2]}),  # B #1: on A 3, on C 2
-    ("c", {"a": [0, 5], "b": [6]}),  # on A 1 (row 5 is no member), on B 1
-    ("b", {"a": [0], "c": [0]}),  # B #2: on A 1, on C 1
-    ("b", {"a": [0, 1], "c": []}),  # B #3: on A 2, on C 0
-]
-
-
-def answer_csv(marked: dict, slots: dict) -> bytes:
-    """``FF.csv``: one 0/1 column per team number, the marked rows of each target's."""
-    columns = sorted(slots.values())
-    lines = [",".join(f"col{n}" for n in columns)]
-    for row in range(8):
-        by_slot = {slots[t]: int(row in rows) for t, rows in marked.items()}
-        lines.append(",".join(str(by_slot.get(n, 0)) for n in columns))
-    return ("\n".join(lines) + "\n").encode()
 
 
 @pytest.fixture(scope="module")
@@ -72,34 +26,7 @@ def world(django_db_setup, django_db_blocker):
     from tests.support import flush_database
 
     with django_db_blocker.unblock():
-        made = scorer_world(slug="cnt", config=CONFIG, build=False)
-        program = Path(__file__).with_name("membership_2025_program.py").read_bytes()
-        program_version(made, zipped({"metadata": METADATA, "score.py": program}))
-        slots = {
-            letter: selectors.slot_of(scorer=made.scorer, team=team).slot
-            for letter, team in made.teams.items()
-        }
-        truth = {
-            f"team_{slots[letter]:02d}/ZZ.csv": "\n".join(map(str, bits)).encode()
-            for letter, bits in MEMBERS.items()
-        }
-        services.pack_upload(
-            scorer=made.scorer,
-            role=DataPack.Role.REFERENCE,
-            uploaded_file=upload_file(zipped(truth), "reference.zip", "application/zip"),
-            user=made.organizer,
-        )
-        for letter, utility in UTILITY.items():
-            assert release(made, letter, str(utility).encode(), name="U.txt").status == "finished"
-        attack_phase(made)
-        made.attacks = []
-        for letter, marked in ANSWERS:
-            named = {f"team{t}": rows for t, rows in marked.items()}
-            by_slug = {f"team{t}": n for t, n in slots.items()}
-            kept = attack(made, letter, answer_csv(named, by_slug), name="FF.csv")
-            assert kept.status == "finished", kept.message
-            made.attacks.append(kept)
-        made.config = dict(made.round.config)
+        made = membership_play(scorer_world(slug="cnt", config=CONFIG, build=False))
     yield made
     with django_db_blocker.unblock():
         flush_database()
@@ -119,20 +46,12 @@ def counting(world, rule: str) -> None:
     world.round.save(update_fields=["config"])
 
 
-def ranked(world) -> dict:
-    run = services.ranking_request(scorer=world.scorer, user=world.organizer)
-    services.ranking_score(run_id=run.pk)
-    run = RankingRun.objects.get(pk=run.pk)
-    assert run.status == RankingRun.Status.FINISHED, (run.message, run.tail)
-    return run.teams
-
-
 def test_the_ranking_program_computes_2025s_anonymity_from_the_counted_answers(world):
     # Each attacker's best upload counts: B's #1 on A and on C.
     # A: 5 members, max TP 3 (B); row 0 is hit by B and C, so L = 2: (5 - 3) - 1 = 1.
     # B: 5 members, max TP 2 (A); every member row hit once, L = 1: (5 - 2) - 0 = 3.
     # C: 5 members, max TP 2 (B); row 0 hit by A and B, L = 2: (5 - 2) - 1 = 2.
-    assert ranked(world) == {
+    assert ranking_run(world) == {
         "teama": {"release": 11.0, "attack": 3},
         "teamb": {"release": 23.0, "attack": 5},
         "teamc": {"release": 32.0, "attack": 2},
@@ -148,7 +67,7 @@ def test_the_ranking_program_reads_the_last_uploads_files_where_the_last_counts(
     # B's #3 counts: on A 2 (rows 0, 1), on C 0.
     # A: max TP 2 (B); row 0 hit by B and C, L = 2: (5 - 2) - 1 = 2.
     # C: max TP 1 (A); row 0 hit by A only, L = 1: (5 - 1) - 0 = 4.
-    assert ranked(world) == {
+    assert ranking_run(world) == {
         "teama": {"release": 12.0, "attack": 3},
         "teamb": {"release": 23.0, "attack": 2},
         "teamc": {"release": 34.0, "attack": 2},

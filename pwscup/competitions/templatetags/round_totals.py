@@ -11,6 +11,7 @@ from pwscup.competitions.models import AttackTopBy, AttackTopCombine, AttackTopO
 from pwscup.competitions.totals import (
     round_attack_top_ranking,
     round_totals,
+    total_awaited,
     total_comparison,
     total_names,
 )
@@ -42,6 +43,7 @@ def round_total_table(context, round) -> dict:
     return {
         "formula": round.total_formula if published else "",
         "rows": round_totals(round=round) if published and round.total_formula else [],
+        "awaited": total_awaited(round=round) if published else "",
         "top_n": round.attack_top_n if top is not None else None,
         "top_rows": top.rows if top is not None else (),
         "team": context.get("team"),

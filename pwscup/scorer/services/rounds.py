@@ -25,6 +25,7 @@ from pwscup.submissions.services.two_sided import (
 )
 from scoring.errors import ScoringError
 from scoring.scorer.round_config import parse_round_config
+from scoring.scorer.score_columns import reserved_keys_check
 
 Action = AuditEntry.Action
 
@@ -32,9 +33,14 @@ Action = AuditEntry.Action
 def scorer_config_validate(config) -> dict:
     """The kind's ``validate_config``: the settings checked, every default filled in. Raises
     ``ValidationError`` on ``config`` with every error found, each carrying its ``code``
-    and ``params`` (``params["key"]``: the setting it names)."""
+    and ``params`` (``params["key"]``: the setting it names). A release column keyed by a
+    name a round total gives the ranking program's numbers (``ranked_release``,
+    ``ranked_attack``) is refused."""
     try:
-        return parse_round_config(config if config is not None else {}).as_dict()
+        checked = parse_round_config(config if config is not None else {})
+        # Checked here, not on reading the stored settings back (``selectors.round_config``).
+        reserved_keys_check(checked.release_columns, "release_columns")
+        return checked.as_dict()
     except ScoringError as error:
         raise scoring_validation_errors(error, field="config") from None
 
