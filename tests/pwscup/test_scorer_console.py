@@ -7,6 +7,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -222,6 +223,27 @@ def test_a_bad_column_is_shown_over_its_table(client, organizer):
     bad_key = typed(attack_col_0_key="a b")
     html = post_as_rendered(client, create_url(organizer), "scorer-create", bad_key)
     assert 'data-testid="scorer-attack-columns-errors"' in html.content.decode()
+    assert not Round.objects.filter(competition=organizer, slug="own").exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "the ranking program&#x27;s release number in a round total&#x27;s formula"),
+        ("ja", "合計の式で順位付けプログラムの公開データの値を表します"),
+    ],
+)
+def test_a_release_column_keyed_as_the_ranking_programs_number_is_refused(
+    client, organizer, language, words
+):
+    # ranked_release is the name a round total gives the ranking program's number.
+    client.cookies.load({settings.LANGUAGE_COOKIE_NAME: language})
+    clash = typed(release_col_1_key="ranked_release")
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", clash)
+    match = re.search(
+        r'data-testid="scorer-release-columns-errors">(.*?)</ul>', html.content.decode(), re.S
+    )
+    assert match and words in match.group(1)
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
 
 

@@ -30,6 +30,7 @@ from tests.pwscup.membership_2025_world import (
     membership_round,
     ranking_run,
 )
+from tests.pwscup.rendered_forms import form_fields_of, post_data
 from tests.pwscup.scorer_world import scorer_world
 
 pytestmark = pytest.mark.django_db
@@ -87,13 +88,20 @@ def test_the_total_card_offers_the_programs_numbers_and_the_totals_wait_for_a_ru
     card = client.get(reverse("console:round", args=args)).content.decode()
     assert "<code>ranked_release</code>" in card and "<code>ranked_attack</code>" in card
     assert "The ranking program&#x27;s release number" in card
-    # Saved before any run (nobody has the numbers yet), as the browser posts the card.
-    saved = client.post(
-        reverse("console:round_total", args=args), {"total_formula": "ranked_release"}
-    )
+    # Saved before any run (nobody has the numbers yet) as the browser posts the card, with
+    # 2025's attack score: against the top 10 by the total, own release as the best other's.
+    fields = form_fields_of(card, "round-total-form")
+    typed = {
+        "total_formula": "ranked_release",
+        "attack_top_n": "10",
+        "attack_top_by": "total",
+        "attack_top_own": "best_other",
+        "attack_top_combine": "sum",
+    }
+    saved = client.post(reverse("console:round_total", args=args), post_data(fields, typed))
     assert saved.status_code == 302
     world.round.refresh_from_db()
-    assert world.round.total_formula == "ranked_release"
+    assert (world.round.total_formula, world.round.attack_top_n) == ("ranked_release", 10)
     assert round_totals(round=world.round) == []
     services.results_publish(scorer=world.scorer, user=world.organizer)
     english = total_table(results_page(world))
