@@ -7,6 +7,7 @@ each release's ``U + max(0, (members - max_j TP_ij) - (L - 1))`` in the real san
 numbers are worked out by hand below. Two rounds of one competition are built once for the
 module (a preliminary and a final); each test runs the program in its own transaction."""
 
+import io
 from decimal import Decimal
 
 import pytest
@@ -16,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from pwscup.bundles.services import competition_export, competition_import
 from pwscup.competitions import attack_top
 from pwscup.competitions.standings import standings_of
 from pwscup.competitions.standings_services import EntryInput, standings_update
@@ -24,6 +26,7 @@ from pwscup.competitions.totals import round_published_rankings, round_totals
 from pwscup.kinds.tabs import RESULTS, RULES, tab_url
 from pwscup.scorer import services
 from pwscup.scorer.models import RankingRun
+from tests.pwscup.bundle_helpers import START, creator, manifest_of
 from tests.pwscup.membership_2025_world import (
     CONFIG,
     membership_play,
@@ -229,3 +232,15 @@ def test_a_release_column_named_as_a_programs_number_is_refused(key, words, japa
         assert expected in error.messages[0]
     # An attack column is no formula's name: it may take the key.
     assert services.scorer_config_validate({**CONFIG, "attack_columns": [{"key": key}]})
+
+
+def test_a_bundle_keeps_a_total_naming_the_programs_number(world):
+    round_total_formula_set(user=world.organizer, round=world.round, formula="ranked_release")
+    organizer = creator(world.organizer)
+    data = competition_export(competition=world.competition, user=organizer)
+    assert manifest_of(data)["rounds"][0]["total_formula"] == "ranked_release"
+    copy = competition_import(
+        bundle_file=io.BytesIO(data), name="Again", slug="ptot2", start=START, user=organizer
+    )
+    copied = copy.rounds.get(slug=world.round.slug)
+    assert copied.total_formula == "ranked_release"
