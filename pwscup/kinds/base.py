@@ -54,8 +54,9 @@ class RoundKind(FaceHooks, ResultsHooks):
         first kind sets it to ``False``: its URL names predate kinds ("leaderboard", ...).
     standings_module : module
         Where the kind's rankings are read, by the names of the methods it answers:
-        ``ranking_keys(round)``, ``published_rankings(round)``, ``named_scores(round)`` and,
-        for a kind with an attack matrix, ``attack_cells(round)``. ``None``: no ranking.
+        ``ranking_keys(round)``, ``published_rankings(round)``, ``named_scores(round)``
+        (``score_names(round)``, ``scores_awaited(round)``) and, for a kind with an attack
+        matrix, ``attack_cells(round)``. ``None``: no ranking.
     archive_module : module
         Where the kind's archive is made: ``archive_members(round, secrets=...)`` and
         ``data_card(round)``. ``None``: nothing archived.

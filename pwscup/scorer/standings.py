@@ -73,6 +73,11 @@ def published_rankings(round_) -> list[RoundRanking]:
     ]
 
 
+# The names added after the release columns: the ranking program's only where it ranks.
+_PROGRAM = frozenset(PROGRAM_NAMES.values())
+_ADDED = frozenset({"protection", "power", *_PROGRAM})
+
+
 def _formula_key(key: str) -> bool:
     """Whether a release column's key can be a formula's name: an identifier that is not a
     word of the language (``if``, ``max``...) nor one of the names added after it (the
@@ -80,11 +85,6 @@ def _formula_key(key: str) -> bool:
     left out here too, for settings stored before)."""
     reserved = {ATTACK_TOP, *_ADDED, *FUNCTIONS}
     return key.isidentifier() and not keyword.iskeyword(key) and key not in reserved
-
-
-# The names added after the release columns: the ranking program's only where it ranks.
-_PROGRAM = frozenset(PROGRAM_NAMES.values())
-_ADDED = frozenset({"protection", "power", *_PROGRAM})
 
 
 def _program_numbers(run, slug: str) -> dict:
