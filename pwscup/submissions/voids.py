@@ -83,11 +83,16 @@ class VoidableUploads:
     * ``round_uploads(part)``: every team's uploads of the type in the round;
     * ``withdrawal_open(part)``: whether the round lets teams withdraw them now (its
       setting and its deadline, as the kind reads them);
+    * ``published_as``: for a release type, where a freeze publishes its uploads as
+      targets, ``(target model, its field naming the upload)``: such an upload is never
+      voided, since the attacks on it were made on its files (``void_refusal``, the one
+      rule every kind's release type follows);
     * ``void_refusal(upload)``: why this upload cannot be voided (``""``: it can).
     """
 
     voidable = True
     withdrawable = False
+    published_as: tuple | None = None
 
     def round_uploads(self, part):
         raise NotImplementedError
@@ -96,6 +101,10 @@ class VoidableUploads:
         return False
 
     def void_refusal(self, upload) -> str:
+        if self.published_as is not None:
+            model, field = self.published_as
+            if model.objects.filter(**{field: upload}).exists():
+                return _("it is published as its team's target; it cannot be voided.")
         return ""
 
 

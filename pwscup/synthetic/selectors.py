@@ -113,11 +113,6 @@ def targets(*, synthetic: SyntheticRound) -> list[SynTarget]:
     )
 
 
-def published_as_target(*, release: SynRelease) -> bool:
-    """Whether the freeze published ``release`` as its team's target (attacked as it is)."""
-    return SynTarget.objects.filter(release=release).exists()
-
-
 def team_attacks(*, synthetic: SyntheticRound, team: Team):
     """The team's attacks, newest first."""
     return (

@@ -29,9 +29,8 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import check_uploader, phase_upload_for, targets_for_attacker
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
 from pwscup.pwscup2015.selectors import (
-    published_as_target,
     representative_submissions,
     round_targets,
     team_attacks,
@@ -111,6 +110,7 @@ class PhaseUploads(VoidableUploads, SubmissionType):
 
 class AnonymizedTables(PhaseUploads):
     key = "anonymized"
+    published_as = (Target, "submission")  # a published table is never voided
     label = gettext_lazy("An anonymized table")
     url_name = "submission"
     phase_kind = Phase.Kind.ANONYMIZATION
@@ -130,12 +130,6 @@ class AnonymizedTables(PhaseUploads):
         "Same window, size and quota checks as the round page, with the same messages. An "
         "invalid file is kept and its submission FAILED with the reason."
     )
-
-    def void_refusal(self, upload) -> str:
-        """A table published as a target stays: the attacks on it were made on its file."""
-        if published_as_target(submission=upload):
-            return _("it is published as its team's target; it cannot be voided.")
-        return ""
 
     def context(self, part, access):
         """The uploads that count (the round's selection rule: the chosen one, else the

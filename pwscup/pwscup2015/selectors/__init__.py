@@ -149,12 +149,6 @@ def _best(submissions: list[AnonymizationSubmission], round: Round):
     return min(submissions, key=lambda s: (ranking_key(s.scores, round), -s.pk))
 
 
-def published_as_target(*, submission: AnonymizationSubmission) -> bool:
-    """Whether a freeze published ``submission`` as its team's target: its shuffled file is
-    then what the attackers downloaded, and it stays as it is (it cannot be voided)."""
-    return Target.objects.filter(submission=submission).exists()
-
-
 def round_targets(*, round: Round) -> QuerySet[Target]:
     return Target.objects.filter(round=round).select_related("team", "submission")
 

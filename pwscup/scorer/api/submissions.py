@@ -57,6 +57,7 @@ class ScorerUploads(VoidableUploads, SubmissionType):
 
 class ScorerReleases(ScorerUploads, FinalReleases):
     key = RELEASE
+    published_as = (Target, "release")  # a published release is never voided
     label = gettext_lazy("A release (scored by the organizer's program)")
     summaries = {
         "create": gettext_lazy("Upload a release (scored by the organizer's program on a worker)"),
@@ -67,12 +68,6 @@ class ScorerReleases(ScorerUploads, FinalReleases):
 
     def round_uploads(self, part):
         return Release.objects.filter(scorer=part)
-
-    def void_refusal(self, upload) -> str:
-        """A release published as a target stays: the attacks on it were made on its files."""
-        if selectors.published_as_target(release=upload):
-            return _("it is published as its team's target; it cannot be voided.")
-        return ""
 
     def uploads(self, part, access):
         return selectors.team_releases(scorer=part, team=self.team(access)).select_related(

@@ -46,6 +46,7 @@ class Releases(SyntheticUploads, FinalReleases):
     """``teamX_synthetic.csv``, the team's synthetic release, in the release phase."""
 
     key = "release"
+    published_as = (SynTarget, "release")  # a published release is never voided
     label = _("A synthetic release (teamX_synthetic.csv)")
     summaries = {
         "create": _("Upload teamX_synthetic.csv (checked and scored by a worker)"),
@@ -53,12 +54,6 @@ class Releases(SyntheticUploads, FinalReleases):
 
     def round_uploads(self, part):
         return SynRelease.objects.filter(synthetic=part)
-
-    def void_refusal(self, upload) -> str:
-        """A release published as a target stays: the attacks on it were made on its files."""
-        if selectors.published_as_target(release=upload):
-            return gettext("it is published as its team's target; it cannot be voided.")
-        return ""
 
     def as_json(self, upload, part, access, context) -> dict:
         """The release with its scores once it is scored (its team's own: utility,
