@@ -15,7 +15,7 @@ from pwscup.competitions.models import UploadLimits
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.files import source_encoding_label
 from pwscup.core.model_fields import limit_column, one_per_team
-from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status
+from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status, VoidableUpload
 
 
 def _new_seed() -> int:
@@ -166,10 +166,11 @@ class Master(models.Model):
         return source_encoding_label(self.source_encoding)
 
 
-class Release(KeptUpload):
+class Release(KeptUpload, VoidableUpload):
     """One uploaded ``release_<j>.csv``, kept as uploaded (the core's ``KeptUpload``: its
     SHA-256, size and number, who and when, the check's job state and message), with its
-    validation and scores."""
+    validation and scores; the organizers may void it until it is frozen (``VoidableUpload``:
+    then it counts nowhere)."""
 
     UPLOAD_FOLDER = "sequential"
 
@@ -242,8 +243,9 @@ class SeqTarget(models.Model):
         return gettext("%(team)s (target)") % {"team": self.team}
 
 
-class SeqAttack(KeptUpload):
-    """A ``pid,guess`` file of one team on another team's sequence (a ``KeptUpload``)."""
+class SeqAttack(KeptUpload, VoidableUpload):
+    """A ``pid,guess`` file of one team on another team's sequence (a ``KeptUpload``; the
+    organizers may void it: ``VoidableUpload``)."""
 
     UPLOAD_FOLDER = "sequential"
     JOB_RELATED = ("target__team",)

@@ -12,6 +12,7 @@ from pwscup.sequential import engine
 from pwscup.sequential.models import SeqAttack, SequenceScore, SequentialRound
 from pwscup.submissions.attack_matrix import AttackMatrix, attack_matrix_of, matrix_attack_ranking
 from pwscup.submissions.kind_rankings import ranked_by_name
+from pwscup.submissions.voids import counted
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,14 @@ class BoardRow:
 
 def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
     """(attacker team id, target team id) → the attacker's best accuracy on the target. Every
-    attack counts, a disqualified team's too (``DisqualificationRule.attack_counts``)."""
+    attack counts, a disqualified team's too (``DisqualificationRule.attack_counts``), but a
+    voided one (``pwscup.submissions.voids``: the attacker's next best supplies the cell)."""
     rule = disqualification_rule(competition_id=sequential.round.competition_id)
     best: dict[tuple[int, int], float] = {}
-    for attack in SeqAttack.objects.filter(
+    scored = SeqAttack.objects.filter(
         target__sequential=sequential, status=SeqAttack.Status.FINISHED
-    ).select_related("target"):
+    )
+    for attack in counted(scored).select_related("target"):
         if not rule.attack_counts(attack.team_id):
             continue
         key = (attack.team_id, attack.target.team_id)

@@ -20,6 +20,7 @@ from pwscup.sequential.ranking import attack_ranking as attack_ranking
 from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.selectors import Quota, quota_day_of, read_uploads_quota_usage
+from pwscup.submissions.voids import counted
 from scoring.sequential.per_person import groups_per_release, per_person_known_at
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
@@ -229,12 +230,15 @@ def pool_left_short(
 
 
 def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> dict[int, Release]:
-    """The team's latest valid (scored) upload of each of ``steps``, by step, in one query;
-    a step it has none of is missing."""
+    """The team's latest valid (scored) upload of each of ``steps`` that counts (a voided one
+    never: ``pwscup.submissions.voids``), by step, in one query; a step it has none of is
+    missing."""
     steps = list(steps)
     return latest_valid_among(
-        Release.objects.filter(
-            sequential=sequential, team=team, step__in=steps, status=Release.Status.FINISHED
+        counted(
+            Release.objects.filter(
+                sequential=sequential, team=team, step__in=steps, status=Release.Status.FINISHED
+            )
         ),
         steps,
     )
@@ -242,10 +246,14 @@ def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> 
 
 def latest_valid_among(releases, steps) -> dict[int, Release]:
     """``latest_valid_releases`` found among ``releases`` (one team's, read already): the
-    newest valid (scored) one of each of ``steps``, by step."""
+    newest valid (scored) one of each of ``steps`` that is not voided, by step."""
     steps = set(steps)
     latest: dict[int, Release] = {}
-    valid = (r for r in releases if r.step in steps and r.status == Release.Status.FINISHED)
+    valid = (
+        r
+        for r in releases
+        if r.step in steps and r.status == Release.Status.FINISHED and r.voided_at is None
+    )
     for release in sorted(valid, key=lambda r: (r.created_at, r.pk), reverse=True):
         latest.setdefault(release.step, release)
     return latest
@@ -286,8 +294,9 @@ def team_attacks(*, sequential: SequentialRound, team: Team | None):
 
 def freeze_preview(*, sequential: SequentialRound) -> dict | None:
     """What freezing the next release would do, for the organizer's confirmation: its
-    number, how many teams play (have a master) and have a valid upload of it, and the
-    teams without one (their sequence becomes incomplete). None: every release is frozen."""
+    number, how many teams play (have a master) and have a valid upload of it that counts
+    (not voided), and the teams without one (their sequence becomes incomplete). None: every
+    release is frozen."""
     step = sequential.frozen_steps + 1
     if step > sequential.n_releases:
         return None
@@ -298,8 +307,8 @@ def freeze_preview(*, sequential: SequentialRound) -> dict | None:
         if None in owners or team.pk in owners
     ]
     valid = set(
-        Release.objects.filter(
-            sequential=sequential, step=step, status=Release.Status.FINISHED
+        counted(
+            Release.objects.filter(sequential=sequential, step=step, status=Release.Status.FINISHED)
         ).values_list("team_id", flat=True)
     )
     return {

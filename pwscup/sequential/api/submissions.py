@@ -7,6 +7,8 @@ for a caller outside the round's teams, for another team's upload; an organizer 
 team's release). A release uploads through the page's service (``release_upload``: steps
 open, limits, deadlines); guesses, in the attack phase (every release frozen, the round
 has one), name another team's target by its slug. Messages follow Accept-Language.
+The organizers may void either (``pwscup.submissions.voids``; ``seq/releases/void/``,
+``<pk>/restore/``, the console's *Void or restore uploads*), a release until it is frozen.
 """
 
 from django.utils import timezone
@@ -16,7 +18,7 @@ from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.stored import stored_bytes
-from pwscup.sequential import selectors
+from pwscup.sequential import selectors, services
 from pwscup.sequential.access import attack_target, own_release
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
@@ -24,6 +26,7 @@ from pwscup.submissions import round_api
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 from pwscup.submissions.two_sided_types import TargetAttacks, TeamReleases
+from pwscup.submissions.voids import VoidableUploads
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 
@@ -45,8 +48,9 @@ def other_targets(sequential, team) -> list:
     ]
 
 
-class SeqUploads(SubmissionType):
-    """What both uploads share: the round's ``SequentialRound``, the kind's services."""
+class SeqUploads(VoidableUploads, SubmissionType):
+    """What both uploads share: the round's ``SequentialRound``, the kind's services; the
+    organizers may void either (``pwscup.submissions.voids``), the teams withdraw none."""
 
     prefix = "seq"
     part = staticmethod(sequential_part)
@@ -69,6 +73,16 @@ class SeqReleases(SeqUploads, TeamReleases):
 
     def own(self, part, access, pk: int):
         return own_release(access, pk)
+
+    def round_uploads(self, part):
+        return Release.objects.filter(sequential=part)
+
+    def void_refusal(self, upload) -> str:
+        """A frozen release stays: its sequence was scored with it, the team's later releases
+        were checked after it, and the last ones are published as its target."""
+        if services.release_frozen(release=upload):
+            return _("it is frozen: its team's sequence is scored with it; it cannot be voided.")
+        return ""
 
     def page_anchor(self, data, *, refused: bool) -> str:
         # Back at the form after a refusal, at the uploads' table after an upload.
@@ -122,6 +136,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
             ),
             "final": False,
         }
+
+    def round_uploads(self, part):
+        return SeqAttack.objects.filter(target__sequential=part)
 
     def page_anchor(self, data, *, refused: bool) -> str:
         return "#attack"

@@ -1,7 +1,8 @@
 """Freezing a release step, by an organizer or on schedule: each team's newest valid release
-of the step that still fits its frozen releases becomes final, its sequence is scored over
-the frozen prefix, the participants are told, and after the last step of a round with an
-attack phase the targets are published. Auto-freeze waits for releases still being checked."""
+of the step that still fits its frozen releases (a voided one never:
+``pwscup.submissions.voids``) becomes final, its sequence is scored over the frozen prefix,
+the participants are told, and after the last step of a round with an attack phase the
+targets are published. Auto-freeze waits for releases still being checked."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +21,7 @@ from pwscup.sequential.services.attacks import targets_publish
 from pwscup.sequential.services.common import audit
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions.services.maintenance import uploads_in_flight
+from pwscup.submissions.voids import counted
 
 
 @transaction.atomic
@@ -72,6 +74,15 @@ def step_freeze(
     return step
 
 
+def release_frozen(*, release: Release) -> bool:
+    """Whether ``release`` is frozen, read under the lock of its round's row, the one a
+    freeze holds (``step_freeze``): a void that finds it not frozen commits before the freeze
+    reads the team's releases (which then leaves it out), or waits for the freeze to end."""
+    with transaction.atomic():
+        SequentialRound.objects.select_for_update().only("pk").get(pk=release.sequential_id)
+        return Release.objects.filter(pk=release.pk, is_frozen=True).exists()
+
+
 def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
     """Freeze every release step whose close has passed, in rounds that ask for it (the
     periodic task's work; ``(round id, step)`` of each freeze). Releases uploaded before the
@@ -86,8 +97,8 @@ def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
             closes_at = sequential.close_of(step)
             if closes_at is None or closes_at > now:
                 break
-            accepted = Release.objects.filter(
-                sequential=sequential, step=step, created_at__lt=closes_at
+            accepted = counted(
+                Release.objects.filter(sequential=sequential, step=step, created_at__lt=closes_at)
             )
             if uploads_in_flight(accepted, closed_at=closes_at, now=now):
                 break
@@ -110,8 +121,10 @@ def _release_to_freeze(*, sequential: SequentialRound, team: Team, step: int):
         return None, None  # incomplete already
     frame = master_frame(master=master)
     frozen_bytes = [stored_bytes(release.file) for release in prefix]
-    candidates = Release.objects.filter(
-        sequential=sequential, team=team, step=step, status=Release.Status.FINISHED
+    candidates = counted(
+        Release.objects.filter(
+            sequential=sequential, team=team, step=step, status=Release.Status.FINISHED
+        )
     ).order_by("-created_at", "-id")
     for release in candidates:
         try:

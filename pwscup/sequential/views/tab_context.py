@@ -18,6 +18,7 @@ from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
 from pwscup.sequential.models import Release, SequentialRound
 from pwscup.submissions.selectors import target_uses
+from pwscup.submissions.voids import counted
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,8 @@ def gates_text(config: dict) -> str:
 def _valid_steps(*, sequential: SequentialRound, team: Team | None) -> set[int]:
     if team is None:
         return set()
-    return set(
-        Release.objects.filter(
-            sequential=sequential, team=team, status=Release.Status.FINISHED
-        ).values_list("step", flat=True)
-    )
+    valid = Release.objects.filter(sequential=sequential, team=team, status=Release.Status.FINISHED)
+    return set(counted(valid).values_list("step", flat=True))
 
 
 def _later_releases(state: RoundState) -> tuple[str, str]:

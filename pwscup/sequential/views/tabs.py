@@ -16,16 +16,22 @@ from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
 
 
+def _counting(releases) -> list:
+    """The team's releases, read already, less the voided ones (``pwscup.submissions.voids``)."""
+    return [release for release in releases if release.voided_at is None]
+
+
 def _standing(state, team, releases) -> dict:
-    """Where the team stands: each valid release against the gates, and its current rank on
-    the leaderboard (``selectors.leaderboard_rows``, the one owner of the ranking)."""
+    """Where the team stands: each valid release that counts (not voided) against the gates,
+    and its current rank on the leaderboard (``selectors.leaderboard_rows``, the one owner of
+    the ranking)."""
     config = state.config
     rows = selectors.leaderboard_rows(sequential=state.sequential)
     own = next((row for row in rows if row.team.pk == team.pk), None)
     return {
         "gate_names": engine.gate_names(config),
         "upload_gates": upload_gates(
-            releases,
+            _counting(releases),
             label=lambda r: _("Release %(j)s · #%(n)s") % {"j": r.step, "n": r.number},
             checks=lambda r: engine.gate_checks(r.results, config),
         ),
@@ -99,7 +105,7 @@ class SequentialTabs(RoundTabs):
             releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team, releases=releases)
             uploads = list(selectors.team_attacks(sequential=sequential, team=team))
-            latest = first_finished(releases)
+            latest = first_finished(_counting(releases))
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(
                 latest=latest,
