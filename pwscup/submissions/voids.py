@@ -87,7 +87,11 @@ class VoidableUploads:
       targets, ``(target model, its field naming the upload)``: such an upload is never
       voided, since the attacks on it were made on its files (``void_refusal``, the one
       rule every kind's release type follows);
-    * ``void_refusal(upload)``: why this upload cannot be voided (``""``: it can).
+    * ``void_refusal(upload)``: why this upload cannot be voided (``""``: it can);
+    * ``void_lock(part)``: lock what the kind's freeze locks (by default the part's row,
+      as ``two_sided_freeze`` does), taken by a void before its refusals are read: a void
+      sent during a freeze waits for it and finds its release published, never voids a
+      release the freeze is publishing.
     """
 
     voidable = True
@@ -99,6 +103,9 @@ class VoidableUploads:
 
     def withdrawal_open(self, part) -> bool:
         return False
+
+    def void_lock(self, part) -> None:
+        type(part).objects.select_for_update().only("pk").get(pk=part.pk)
 
     def void_refusal(self, upload) -> str:
         if self.published_as is not None:

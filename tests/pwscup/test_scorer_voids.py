@@ -4,6 +4,7 @@ matrix, frees the team's quota, is kept in the audit log and told to its team; a
 withdraws only its own attacks, only where and while the round lets it."""
 
 import datetime as dt
+import time
 
 import pytest
 from django.test import Client
@@ -15,8 +16,10 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.notifications.models import Notification
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, Target
+from pwscup.scorer.services.freeze import round_freeze
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_day_of, uploads_quota_usage
+from tests.pwscup.races import at_once
 from tests.pwscup.scorer_world import CONFIG, scorer_world
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +256,41 @@ def test_the_console_refuses_an_unknown_team_or_time_and_voids_nothing():
         assert answer.status_code == 200
         assert refusal in answer.content.decode()
         assert not Attack.objects.filter(voided_at__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_void_during_a_freeze_waits_for_it_and_is_refused(monkeypatch):
+    """The freeze reads each team's final release, then publishes it; a void of that release
+    sent in between waits for the freeze (the kind's lock, ``VoidableUploads.void_lock``),
+    finds it published and is refused, rather than leaving a published target voided (real
+    PostgreSQL transactions in threads)."""
+    world = scorer_world(slug="voidrace", letters="ab", build=False)
+    release = Release.objects.create(
+        scorer=world.scorer,
+        team=world.teams["a"],
+        number=1,
+        status=Status.FINISHED,
+        scores={"utility": 90.0},
+    )
+    read = selectors.final_release
+
+    def read_then_wait(**kwargs):
+        found = read(**kwargs)
+        time.sleep(0.5)  # the release is read; its target is not written yet
+        return found
+
+    monkeypatch.setattr(selectors, "final_release", read_then_wait)
+    headers = bearer(world.organizer)
+
+    def void_meanwhile():
+        time.sleep(0.15)  # the freeze has read team A's release by then
+        form = {"upload": release.pk, "reason": "late"}
+        return Client().post(address(world, "scorer-releases-void"), form, **headers).status_code
+
+    answers, errors = at_once([lambda: len(round_freeze(scorer=world.scorer)), void_meanwhile])
+
+    assert errors == []
+    assert 409 in answers
+    release.refresh_from_db()
+    assert release.voided_at is None
+    assert Target.objects.filter(release=release).exists()

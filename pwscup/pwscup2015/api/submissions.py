@@ -22,7 +22,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.competitions.models import Phase
+from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of, phase_state
 from pwscup.core.files import private_file_response
 from pwscup.pwscup2015 import services
@@ -78,6 +78,10 @@ class PhaseUploads(VoidableUploads, SubmissionType):
 
     def part(self, access):
         return phase_of(round=access.round, kind=self.phase_kind)
+
+    def void_lock(self, part) -> None:
+        """The round's row, what the kind's freeze locks (``services.freeze.round_freeze``)."""
+        Round.objects.select_for_update().only("pk").get(pk=part.round_id)
 
     def uploader(self, part, access):
         check_uploader(access, part)

@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.stored import stored_bytes
-from pwscup.sequential import selectors, services
+from pwscup.sequential import selectors
 from pwscup.sequential.access import attack_target, own_release
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
@@ -79,8 +79,9 @@ class SeqReleases(SeqUploads, TeamReleases):
 
     def void_refusal(self, upload) -> str:
         """A frozen release stays: its sequence was scored with it, the team's later releases
-        were checked after it, and the last ones are published as its target."""
-        if services.release_frozen(release=upload):
+        were checked after it, and the last ones are published as its target. Read under the
+        round's lock (``VoidableUploads.void_lock``: the one a freeze holds)."""
+        if upload.is_frozen:
             return _("it is frozen: its team's sequence is scored with it; it cannot be voided.")
         return ""
 

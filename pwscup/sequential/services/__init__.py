@@ -11,7 +11,7 @@ worker with the core's job state machine, watched by the reaper like every kind'
 
 from pwscup.sequential.services.attacks import attack_score, attack_upload, results_publish
 from pwscup.sequential.services.common import CHECK_RELEASE_TASK, SCORE_ATTACK_TASK, audit
-from pwscup.sequential.services.freeze import release_frozen, step_freeze, steps_auto_freeze
+from pwscup.sequential.services.freeze import step_freeze, steps_auto_freeze
 from pwscup.sequential.services.masters import (
     master_frame,
     master_timeline,
@@ -45,7 +45,6 @@ __all__ = [
     "masters_draw",
     "masters_draw_for_new_teams",
     "release_check",
-    "release_frozen",
     "release_upload",
     "results_publish",
     "schedule_edit",

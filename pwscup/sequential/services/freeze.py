@@ -74,15 +74,6 @@ def step_freeze(
     return step
 
 
-def release_frozen(*, release: Release) -> bool:
-    """Whether ``release`` is frozen, read under the lock of its round's row, the one a
-    freeze holds (``step_freeze``): a void that finds it not frozen commits before the freeze
-    reads the team's releases (which then leaves it out), or waits for the freeze to end."""
-    with transaction.atomic():
-        SequentialRound.objects.select_for_update().only("pk").get(pk=release.sequential_id)
-        return Release.objects.filter(pk=release.pk, is_frozen=True).exists()
-
-
 def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
     """Freeze every release step whose close has passed, in rounds that ask for it (the
     periodic task's work; ``(round id, step)`` of each freeze). Releases uploaded before the

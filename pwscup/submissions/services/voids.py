@@ -148,7 +148,8 @@ def uploads_void(
     if (upload_pk is None) == (before is None):
         raise Refused(_("Name one upload, or a time before which every upload is voided."))
     with transaction.atomic():
-        ranking_version_bump(round_ids=[scope.round.pk])
+        ranking_version_bump(round_ids=[scope.round.pk])  # before the kind's lock (its order)
+        scope.declared.void_lock(scope.declared.part(scope.access))
         chosen = _chosen(scope, upload_pk=upload_pk, before=before, team=team)
         voided = _mark(chosen, user=user, reason=reason, withdrawn=False)
         _recorded(scope, voided, user=user, action=AuditEntry.Action.UPLOADS_VOIDED, reason=reason)
