@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.core.form_fields import POSITIVE_INT_MAX, digits_value, local_datetime_field
+from pwscup.core.form_fields import digits_value, local_datetime_field, positive_int_field
 from pwscup.core.time_zones import zone_or_default
 from pwscup.submissions.models import NOTE_MAX_LENGTH
 
@@ -27,11 +27,9 @@ def team_choice_field(label, empty_label):
 
 class VoidForm(forms.Form):
     type = forms.ChoiceField(label=_("Kind of upload"))
-    upload = forms.IntegerField(
+    upload = positive_int_field(
         label=_("One upload (its id)"),
         required=False,
-        min_value=1,
-        max_value=POSITIVE_INT_MAX,
         widget=forms.TextInput(attrs={"inputmode": "numeric", "data-testid": "void-upload"}),
         help_text=_("The id in the table of counted uploads below (its Void… link fills it in)."),
     )
