@@ -90,7 +90,8 @@ class UploadsFilterForm(forms.Form):
     team = team_choice_field(_("Team"), _("every team"))
 
     def __init__(self, *args, teams, **kwargs):
-        super().__init__(*args, **kwargs)
+        # Its own ids: the void form on the same page has a field ``team`` too.
+        super().__init__(*args, auto_id="id_filter_%s", **kwargs)
         self.fields["team"].queryset = teams
 
     def chosen_team(self):

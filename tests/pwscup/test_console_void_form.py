@@ -250,3 +250,19 @@ def test_only_the_competition_s_organizers_reach_the_page_and_a_team_s_post_void
     assert stranger.post(page, posted).status_code == 404
     assert Client().post(page, posted).status_code == 302  # to the login page
     assert not Attack.objects.filter(voided_at__isnull=False).exists()
+
+
+def test_the_page_s_ids_are_unique_and_a_voided_row_names_its_columns_on_a_phone():
+    world, attacks = played()
+    client = organizer_client(world)
+    posted = {"type": "attack", "upload": str(attacks["b1"].pk), "before": "", "team": ""}
+    client.post(page_of(world), {**posted, "reason": "Sent twice"})
+
+    html = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    ids = re.findall(r'\sid="([^"]*)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)
+    assert 'for="id_filter_team"' in html
+    row = re.search(rf'data-testid="voided-{attacks["b1"].pk}".*?</tr>', html, re.S).group(0)
+    labels = re.findall(r'<span class="phone-label" aria-hidden="true">([^<]*)</span>', row)
+    assert labels == ["Voided", "Why"]

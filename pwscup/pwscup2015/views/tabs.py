@@ -260,13 +260,14 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
 
 
 def _standing(request, access, phase, submissions) -> dict:
-    """Where the team stands: each scored upload against the gates, and its current rank
-    on the leaderboard (``team_standing``: the leaderboard's own ranking)."""
+    """Where the team stands: each scored upload that counts against the gates (a voided
+    one is on no leaderboard), and its current rank on the leaderboard (``team_standing``:
+    the leaderboard's own ranking)."""
     round_ = access.round
     return {
         "gate_names": [str(gate) for gate in parse_gates(round_.pwscup2015.utility_gates)],
         "upload_gates": upload_gates(
-            submissions,
+            [s for s in submissions if s.voided_at is None],
             label=lambda s: s.label,
             checks=lambda s: ((str(gate), ok) for gate, ok in gate_checks(s.scores, round_)),
         ),

@@ -5,6 +5,8 @@ leaderboard, what a freeze would publish, the attack matrix and the final rankin
 quota) until restored; a table published as a target is refused; a team voids nothing;
 its pages say why, in its language."""
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -14,7 +16,7 @@ from django.utils import timezone
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Round
 from pwscup.pwscup2015.leaderboards import selectors as boards
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import representative_submissions
 from pwscup.pwscup2015.services.freeze import freeze_plan
 from pwscup.submissions.models import Status
@@ -261,3 +263,24 @@ def test_the_console_lists_the_kind_s_uploads_and_the_team_s_tabs_say_why(worlds
     theirs = team_c.get(results, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert theirs.count(f"Voided by the organizers: {REASON}") == 1  # C's attack, not A's table
     assert 'class="voided"' in theirs
+
+
+def test_the_gates_table_of_the_submit_tab_lists_no_voided_table(worlds):
+    world = worlds["open"]
+    first, second, *_others = world.tables
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"U1": 10**6})
+    voided = Client().post(
+        address(world, "submissions-void"),
+        {"upload": second.pk, "reason": REASON},
+        **bearer(world.organizer),
+    )
+    assert voided.status_code == 200, voided.content
+    team_a = Client()
+    team_a.force_login(world.users["a"])
+    submit = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
+
+    html = team_a.get(submit, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    gates = html[html.index('data-testid="upload-gates"') :]
+    gates = gates[: gates.index("</table>")]
+    assert re.findall(r'<th scope="row" class="nowrap">([^<]*)</th>', gates) == [first.label]
