@@ -266,3 +266,22 @@ def test_the_page_s_ids_are_unique_and_a_voided_row_names_its_columns_on_a_phone
     row = re.search(rf'data-testid="voided-{attacks["b1"].pk}".*?</tr>', html, re.S).group(0)
     labels = re.findall(r'<span class="phone-label" aria-hidden="true">([^<]*)</span>', row)
     assert labels == ["Voided", "Why"]
+
+
+def test_a_voided_row_gives_its_time_with_the_zone_as_a_counted_row_does():
+    world, attacks = played()
+    client = organizer_client(world)
+    posted = {"type": "attack", "upload": str(attacks["b1"].pk), "before": "", "team": ""}
+    client.post(page_of(world), {**posted, "reason": "Sent twice"})
+
+    html = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    def times(testid: str) -> list[str]:
+        row = re.search(rf'data-testid="{testid}".*?</tr>', html, re.S).group(0)
+        return re.findall(r'<span class="nowrap">(\d\d:\d\d [^<]+)</span>', row)
+
+    counted = times(f"counted-attack-{attacks['c1'].pk}")
+    voided = times(f"voided-{attacks['b1'].pk}")
+    assert len(counted) == len(voided) == 1
+    assert voided[0].split(" ", 1)[1] == counted[0].split(" ", 1)[1]  # the zone
+    assert '<span class="muted small nowrap">(id ' in html
