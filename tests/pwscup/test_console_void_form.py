@@ -252,33 +252,36 @@ def test_only_the_competition_s_organizers_reach_the_page_and_a_team_s_post_void
     assert not Attack.objects.filter(voided_at__isnull=False).exists()
 
 
-def test_the_page_s_ids_are_unique_and_a_voided_row_names_its_columns_on_a_phone():
+def page_with_b1_voided() -> tuple[str, dict]:
+    """The page, in English, once B's attack ``b1`` is voided through the form; and the
+    attacks."""
     world, attacks = played()
     client = organizer_client(world)
     posted = {"type": "attack", "upload": str(attacks["b1"].pk), "before": "", "team": ""}
     client.post(page_of(world), {**posted, "reason": "Sent twice"})
+    return client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode(), attacks
 
-    html = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+def row_of(html: str, testid: str) -> str:
+    return re.search(rf'data-testid="{testid}".*?</tr>', html, re.S).group(0)
+
+
+def test_the_page_s_ids_are_unique_and_a_voided_row_names_its_columns_on_a_phone():
+    html, attacks = page_with_b1_voided()
 
     ids = re.findall(r'\sid="([^"]*)"', html)
     assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)
     assert 'for="id_filter_team"' in html
-    row = re.search(rf'data-testid="voided-{attacks["b1"].pk}".*?</tr>', html, re.S).group(0)
+    row = row_of(html, f"voided-{attacks['b1'].pk}")
     labels = re.findall(r'<span class="phone-label" aria-hidden="true">([^<]*)</span>', row)
     assert labels == ["Voided", "Why"]
 
 
 def test_a_voided_row_gives_its_time_with_the_zone_as_a_counted_row_does():
-    world, attacks = played()
-    client = organizer_client(world)
-    posted = {"type": "attack", "upload": str(attacks["b1"].pk), "before": "", "team": ""}
-    client.post(page_of(world), {**posted, "reason": "Sent twice"})
-
-    html = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html, attacks = page_with_b1_voided()
 
     def times(testid: str) -> list[str]:
-        row = re.search(rf'data-testid="{testid}".*?</tr>', html, re.S).group(0)
-        return re.findall(r'<span class="nowrap">(\d\d:\d\d [^<]+)</span>', row)
+        return re.findall(r'<span class="nowrap">(\d\d:\d\d [^<]+)</span>', row_of(html, testid))
 
     counted = times(f"counted-attack-{attacks['c1'].pk}")
     voided = times(f"voided-{attacks['b1'].pk}")
