@@ -55,6 +55,7 @@ LABELS = {
     "reason": _("Reason"),
     "rounds": _("Rounds"),
     "rows": _("Rows"),
+    "salt": _("Committed salt"),
     "samples": _("Samples"),
     "secrets": _("Secrets included"),
     "sha256": "SHA-256",  # the same in every language

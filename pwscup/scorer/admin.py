@@ -15,6 +15,7 @@ from pwscup.scorer.models import (
     ProgramVersion,
     Release,
     ScorerRound,
+    SlotSalt,
     Target,
     TeamSlot,
 )
@@ -97,6 +98,14 @@ class TeamSlotAdmin(ScorerRowAdmin):
     @admin.display(description=_("folder"))
     def data_folder(self, obj) -> str:
         return obj.folder
+
+
+@admin.register(SlotSalt)
+class SlotSaltAdmin(ScorerRowAdmin):
+    """The commitment and its steps; the salt itself is on the round's console page."""
+
+    list_display = ("scorer", "commitment", "committed_at", "assigned_at", "revealed_at")
+    fields = ("scorer", "commitment", "committed_at", "assigned_at", "assigned", "revealed_at")
 
 
 kept_upload_admin(

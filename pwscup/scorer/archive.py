@@ -16,6 +16,7 @@ from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember, round_data_card
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, DataPack, Release
+from pwscup.scorer.salt import published_salt
 from pwscup.submissions.models import Status
 from pwscup.submissions.voids import counted
 
@@ -228,6 +229,14 @@ def data_card(round_) -> dict:
             " Each team played on one of the round's data packs, "
             + ", ".join(f"{choice.key} ({choice.label})" for choice in choices)
             + ": release_ranking.csv and release_scores.csv name it (data_choice)."
+        )
+    salt = published_salt(scorer) if scorer is not None else None
+    if salt is not None:
+        rules += (
+            f" The teams' slots were assigned from a salt committed at "
+            f"{salt.committed_at.isoformat()} (SHA-256 {salt.commitment}): teams ordered by "
+            "SHA-256(salt + ':' + team slug), ascending, slots 1, 2, …"
+            + (f"; the salt: {salt.salt}." if salt.revealed_at else "; the salt is not revealed.")
         )
     return round_data_card(
         rows=None,  # a ZIP of the organizer's files, not one table: its files say what it is

@@ -1,7 +1,7 @@
 """The organizer's side of a scorer round: the page creating one (mounted at
 ``console/<comp>/scorer/new/``), the round's console panel (the program's versions and their
-builds, the data packs, the teams' slots, the scores' versions, the uploads' counts) and the
-panel's forms, each a page of its own that the panel posts to (an error is shown next to its
+builds, the data packs, the teams' slots and their committed salt, the scores' versions, the
+uploads' counts) and the panel's forms, each a page of its own that the panel posts to (an error is shown next to its
 field there). The lifecycle actions (close, freeze, open the attack phase, publish, hide) are
 ``actions.py``'s, listed by the core's round page. Organizers of the competition only
 (``console_competition`` / ``console_round``: 404 for anyone else)."""
@@ -22,8 +22,8 @@ from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_page
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import ScorerRoundForm, round_initial
-from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
-from pwscup.scorer.panel_forms import PackForm, ProgramForm, SlotForm
+from pwscup.scorer.models import Attack, DataPack, Release, SlotSalt, TeamSlot
+from pwscup.scorer.panel_forms import PackForm, ProgramForm, SaltForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
@@ -170,6 +170,58 @@ def slot_set(request, competition_slug, round_slug):
 
 
 @login_required
+def salt_commit(request, competition_slug, round_slug):
+    """Commit a salt for the teams' slots (drawn here unless the organizer types one)."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+
+    def commit(data) -> str:
+        kept = services.slot_salt_commit(scorer=scorer, salt=data["salt"], user=request.user)
+        return _("Salt committed; its SHA-256 is on the Rules tab: %(commitment)s.") % {
+            "commitment": kept.commitment
+        }
+
+    return _panel_form(
+        request,
+        scorer,
+        SaltForm(request.POST or None),
+        commit,
+        title=_("Commit a salt"),
+        action=reverse("scorer_console:salt_commit", args=[competition_slug, round_slug]),
+        multipart=False,
+    )
+
+
+@login_required
+@require_POST
+def salt_assign(request, competition_slug, round_slug):
+    """Every team's slot from the committed salt."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+
+    def assign() -> str:
+        slots = services.slots_from_salt(scorer=scorer, user=request.user)
+        return ngettext(
+            "%(n)d team's slot assigned from the committed salt.",
+            "%(n)d teams' slots assigned from the committed salt.",
+            len(slots),
+        ) % {"n": len(slots)}
+
+    return console_post_answer(request, scorer.round, assign)
+
+
+@login_required
+@require_POST
+def salt_reveal(request, competition_slug, round_slug):
+    """Show the salt to everyone who sees the round."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+
+    def reveal() -> str:
+        services.slot_salt_reveal(scorer=scorer, user=request.user)
+        return _("The salt is revealed on the round's Rules tab.")
+
+    return console_post_answer(request, scorer.round, reveal)
+
+
+@login_required
 def rules_edit(request, competition_slug, round_slug):
     """The page *Edit the round's rules*: the creation form's scores, gates and rules as
     stored, saved by ``scorer_rules_edit`` (a refusal next to its setting)."""
@@ -213,6 +265,9 @@ urlpatterns = [
     path(round_path + "program/", program_upload, name="program"),
     path(round_path + "packs/<slug:role>/", pack_upload, name="pack"),
     path(round_path + "slot/", slot_set, name="slot"),
+    path(round_path + "salt/", salt_commit, name="salt_commit"),
+    path(round_path + "salt/assign/", salt_assign, name="salt_assign"),
+    path(round_path + "salt/reveal/", salt_reveal, name="salt_reveal"),
     path(round_path + "rescore/", rescore, name="rescore"),
     path(round_path + "rules/", rules_edit, name="rules"),
 ]
@@ -298,6 +353,8 @@ def panel_context(round_) -> dict | None:
         "slot_form": SlotForm(
             teams=Team.objects.filter(competition_id=round_.competition_id).order_by("name")
         ),
+        "salt": SlotSalt.objects.filter(scorer=scorer).first(),
+        "salt_form": SaltForm(),
         "outdated": {"releases": len(outdated[Release]), "attacks": len(outdated[Attack])},
         "outdated_total": len(outdated[Release]) + len(outdated[Attack]),
         "unwritten": _unwritten_columns(scorer, selectors.round_config(round_)),

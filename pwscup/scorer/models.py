@@ -7,6 +7,7 @@ phase (key ``attack``). Scores are stored exactly as the program wrote them in i
 ``scores.json`` (a JSON number keeps its digits), with the program version that computed
 them."""
 
+import datetime as dt
 from typing import ClassVar
 
 from django.db import models
@@ -187,6 +188,11 @@ class DataPack(models.Model):
         return f"{self.get_role_display()} ({self.original_filename})"
 
 
+def folder(slot: int) -> str:
+    """A slot's folder in the slots pack: ``team_01`` for slot 1."""
+    return f"team_{slot:02d}"
+
+
 class TeamSlot(models.Model):
     """The slot a team plays in (1, 2, …): its folder ``team_NN/`` of the slots pack and the
     ``slot`` of the program's ``context.json``. Given as teams register, kept."""
@@ -209,7 +215,50 @@ class TeamSlot(models.Model):
 
     @property
     def folder(self) -> str:
-        return f"team_{self.slot:02d}"
+        return folder(self.slot)
+
+
+class SlotSalt(models.Model):
+    """The round's committed salt (docs/scorer.md, "Cohort assignment by a committed salt"):
+    its SHA-256 (``commitment``) public from the commitment on, the salt itself the
+    organizers' until they reveal it. ``assigned``: ``[team slug, slot]`` as the slots were
+    last assigned from it (in the salt's order); ``hand_changes``: the slots set since by hand
+    or given to a team registered since (``{"team", "slot", "at", "registered"}``)."""
+
+    scorer = models.OneToOneField(
+        ScorerRound, on_delete=models.CASCADE, related_name="slot_salt", verbose_name=_("round")
+    )
+    salt = models.CharField(_("salt"), max_length=128)
+    commitment = models.CharField(_("commitment (SHA-256 of the salt)"), max_length=64)
+    committed_at = models.DateTimeField(_("committed at"))
+    committed_by = account_reference(blank=True, verbose_name=_("committed by"))
+    assigned_at = models.DateTimeField(_("slots assigned at"), null=True, blank=True)
+    assigned = models.JSONField(_("slots assigned from the salt"), default=list, blank=True)
+    hand_changes = models.JSONField(_("slots changed since"), default=list, blank=True)
+    revealed_at = models.DateTimeField(_("revealed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("committed salt")
+        verbose_name_plural = _("committed salts")
+
+    def __str__(self) -> str:
+        return gettext("%(round)s salt %(commitment)s") % {
+            "round": self.scorer,
+            "commitment": self.commitment[:12],
+        }
+
+    @property
+    def changes(self) -> list[dict]:
+        """``hand_changes`` as the pages show them: each moment a datetime, each slot its
+        folder."""
+        return [
+            {
+                **change,
+                "at": dt.datetime.fromisoformat(change["at"]),
+                "folder": folder(change["slot"]),
+            }
+            for change in self.hand_changes or []
+        ]
 
 
 class ScoredUpload(KeptUpload, VoidableUpload):

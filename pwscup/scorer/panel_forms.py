@@ -1,5 +1,5 @@
 """The scorer round's panel forms in the console: each takes one file (a program version, a
-data pack) or a team's slot; the services check everything else."""
+data pack), a team's slot or the salt to commit; the services check everything else."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -43,3 +43,17 @@ class SlotForm(forms.Form):
     def __init__(self, *args, teams, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+
+
+class SaltForm(forms.Form):
+    """The salt to commit: blank, the platform draws one."""
+
+    salt = forms.CharField(
+        label=_("Your own salt (optional)"),
+        required=False,
+        max_length=128,
+        help_text=_(
+            "Leave it blank and the platform draws 32 random hex digits. Once committed, "
+            "the salt cannot be changed."
+        ),
+    )

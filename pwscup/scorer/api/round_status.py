@@ -21,6 +21,7 @@ from pwscup.scorer.api.common import column_label
 from pwscup.scorer.older_scores import team_older_scores
 from pwscup.scorer.public_board import round_public_board
 from pwscup.scorer.ranking_text import ranked_by_text
+from pwscup.scorer.salt import published_salt
 from pwscup.submissions.public_board import public_board_note, public_board_table
 from pwscup.submissions.round_api import RoundStatus, metric, two_sided_tables
 
@@ -41,11 +42,16 @@ def _metrics(scorer) -> list[dict]:
 
 def _notes(access, scorer) -> list[dict]:
     """The team's uploads an older version of the program scored, as its tabs say it
-    (``older_scores``); none while every scored upload is on the current version."""
+    (``older_scores``); none while every scored upload is on the current version. Then the
+    committed salt of the slots (``slot_salt``): its SHA-256, and the salt once revealed."""
     older = team_older_scores(
         scorer=scorer, team=access.team, program=selectors.current_program(scorer=scorer)
     )
-    return [{"key": "older_scores", "text": older.text()}] if older else []
+    notes = [{"key": "older_scores", "text": older.text()}] if older else []
+    salt = published_salt(scorer)
+    if salt is not None:
+        notes.append({"key": "slot_salt", "text": salt.note()})
+    return notes
 
 
 # ``ScorerKind.api_round_status``: the declared score columns, the downloads and the notes

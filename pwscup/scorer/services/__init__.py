@@ -1,5 +1,6 @@
-"""The scorer round's writes: the round and its slots, the program and the data packs,
-releases and attacks, the freeze, the rescoring and the publication."""
+"""The scorer round's writes: the round and its slots (by hand or from a committed salt),
+the program and the data packs, releases and attacks, the freeze, the rescoring and the
+publication."""
 
 from pwscup.scorer.services.common import (
     BUILD_TASK,
@@ -34,6 +35,7 @@ from pwscup.scorer.services.rounds import (
     slots_for_teams,
 )
 from pwscup.scorer.services.rules_edit import scorer_rules_edit
+from pwscup.scorer.services.salt import slot_salt_commit, slot_salt_reveal, slots_from_salt
 from pwscup.scorer.services.scoring_runs import attack_score, release_score
 
 __all__ = [
@@ -61,7 +63,10 @@ __all__ = [
     "scorer_config_validate",
     "scorer_round_create",
     "scorer_rules_edit",
+    "slot_salt_commit",
+    "slot_salt_reveal",
     "slot_set",
     "slots_for_teams",
+    "slots_from_salt",
     "standings_input",
 ]

@@ -16,6 +16,7 @@ from pwscup.core.errors import scoring_validation_errors
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
+from pwscup.scorer.services.salt import salt_slot_changed
 from pwscup.submissions.services.two_sided import (
     TwoSidedWindows,
     two_sided_locked,
@@ -84,7 +85,8 @@ def scorer_round_create(
 
 def slots_for_teams(*, scorer: ScorerRound) -> list[TeamSlot]:
     """Give every team of the competition without a slot the next one, in the order the
-    teams were created, under the round's row lock; a slot once given is kept."""
+    teams were created, under the round's row lock; a slot once given is kept (a team
+    registered after the slots were assigned from the salt is noted as a change)."""
     with transaction.atomic():
         scorer = two_sided_locked(scorer)
         have = dict(TeamSlot.objects.filter(scorer=scorer).values_list("team_id", "slot"))
@@ -95,12 +97,14 @@ def slots_for_teams(*, scorer: ScorerRound) -> list[TeamSlot]:
             if team.pk in have:
                 continue
             new.append(TeamSlot.objects.create(scorer=scorer, team=team, slot=following))
+            salt_slot_changed(scorer=scorer, team=team, slot=following, registered=True)
             following += 1
     return new
 
 
 def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSlot:
-    """The organizer gives ``team`` the slot ``slot`` (a team holding it swaps with it)."""
+    """The organizer gives ``team`` the slot ``slot`` (a team holding it swaps with it); after
+    an assignment from the salt, noted as a change by hand."""
     if slot < 1:
         raise ValidationError({"slot": _("A slot is a whole number from 1.")})
     with transaction.atomic():
@@ -119,6 +123,7 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
             mine.slot = slot
             if other is not None:
                 TeamSlot.objects.filter(pk=other.pk).update(slot=previous)
+        salt_slot_changed(scorer=scorer, team=team, slot=slot)
         round_audit_record(
             user=user, round=scorer.round, action=Action.ROUND_EDITED, team=team.name, slot=slot
         )

@@ -13,6 +13,7 @@ from pwscup.scorer import score_text, selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.older_scores import team_older_scores
 from pwscup.scorer.public_board import public_board_page
+from pwscup.scorer.salt import published_salt
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
@@ -66,6 +67,8 @@ class ScorerTabs(TwoSidedTabs):
                 score_text.gate_text(gate.as_dict(), config=state.config)
                 for gate in state.config.gates
             ],
+            # The committed salt of the teams' slots: its hash, the salt once revealed.
+            "salt": published_salt(state.scorer),
         }
 
     def overview(self, access, state):

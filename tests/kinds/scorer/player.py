@@ -47,8 +47,9 @@ class ScorerPlayer(Player):
     key = "scorer"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py);
     # the Overview, Submit and Results tabs read which of the team's uploads an older program
-    # scored (the Results tab also the current version: two queries, whatever the teams).
-    page_queries = {"overview": 5, "data": 7, "rules": 4, "submit": 8, "results": 8}
+    # scored (the Results tab also the current version: two queries, whatever the teams); the
+    # Rules tab reads the round's committed salt of the slots (one query).
+    page_queries = {"overview": 5, "data": 7, "rules": 5, "submit": 8, "results": 8}
     attack_matrix = True
     attack_targets = True
     before_publish = ("freeze",)  # nothing to publish before the freeze
