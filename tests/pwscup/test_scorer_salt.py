@@ -15,6 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from pwscup.accounts.services import team_create, user_create
 from pwscup.api.services import api_token_create
 from pwscup.bundles.services import competition_clone, competition_export
 from pwscup.competitions.models import AuditEntry
@@ -158,13 +159,26 @@ def test_the_slots_follow_the_hash_order_disqualified_teams_included():
     assert "assigned from the committed salt" in card(world)
     assert "ソルトから割り当て" in card(world, "ja")
     # A change by hand is said on the card and counted on the Rules tab.
-    services.slot_set(scorer=world.scorer, team=world.teams["a"], slot=5, user=world.organizer)
+    moved = 1 if expected[0] != "teama" else 2  # a slot Team A does not hold
+    services.slot_set(scorer=world.scorer, team=world.teams["a"], slot=moved, user=world.organizer)
     changed = card(world)
-    assert "Team A set to team_05/ by hand" in changed
+    assert f"Team A set to team_0{moved}/ by hand" in changed
     assert "changed 1 slot since" in rules_card(logged_in(world.users["b"]), world)
-    # Assigned again (no release yet): the salt's order back, the change forgotten.
+    # Setting the slot a team already holds changes nothing.
+    services.slot_set(scorer=world.scorer, team=world.teams["a"], slot=moved, user=world.organizer)
+    assert card(world).count("by hand") == 1
+    # A team registered afterwards gets the next slot, said on the card.
+    captain = user_create(username="salta-team-f", password="pw")
+    world.teams["f"] = team_create(
+        competition=world.competition, name="Team F", slug="teamf", captain=captain
+    )
+    assert TeamSlot.objects.get(scorer=world.scorer, team=world.teams["f"]).slot == 6
+    assert "Team F registered at" in card(world) and "got team_06/" in card(world)
+    # Assigned again (no release yet): the salt's order with the new team, the changes
+    # forgotten.
     assert client.post(salt_url(world, "salt_assign")).status_code == 302
-    assert slot_order(world) == expected and "by hand" not in card(world)
+    assert slot_order(world) == hash_order(OWN_SALT, world) and len(slot_order(world)) == 6
+    assert "by hand" not in card(world) and "registered at" not in card(world)
 
 
 def test_the_assignment_is_refused_once_a_release_was_uploaded():

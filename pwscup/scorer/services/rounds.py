@@ -111,6 +111,7 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
         scorer = two_sided_locked(scorer)
         mine = TeamSlot.objects.filter(scorer=scorer, team=team).first()
         other = TeamSlot.objects.filter(scorer=scorer, slot=slot).exclude(team=team).first()
+        before = mine.slot if mine is not None else None
         if other is not None:
             # Through a free number: the pair (round, slot) is unique at every step.
             spare = (TeamSlot.objects.filter(scorer=scorer).order_by("-slot").first().slot) + 1
@@ -123,7 +124,8 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
             mine.slot = slot
             if other is not None:
                 TeamSlot.objects.filter(pk=other.pk).update(slot=previous)
-        salt_slot_changed(scorer=scorer, team=team, slot=slot)
+        if before != slot:
+            salt_slot_changed(scorer=scorer, team=team, slot=slot)
         round_audit_record(
             user=user, round=scorer.round, action=Action.ROUND_EDITED, team=team.name, slot=slot
         )
