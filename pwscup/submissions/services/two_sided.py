@@ -310,12 +310,16 @@ def two_sided_freeze(
     """Publish the final release of every team of the competition (``final_release(state,
     team)``, the kind's rule; ``None``: the team has none), by team name, as a target, with
     ``target_defaults`` (the target's own fields) and its job ``target_task`` sent once
-    committed, when the kind has one; releases are refused from ``now``. Freezing again republishes only the targets whose final release changed.
-    Returns the targets (re)published."""
+    committed, when the kind has one; releases are refused from ``now``. Freezing again
+    republishes only the targets whose final release changed. The teams are told of the
+    first freeze (even one publishing nothing: the attack phase has begun) and of a freeze
+    again only when it republished a target (*Open the attack phase now* after *Freeze*
+    tells them nothing new). Returns the targets (re)published."""
     now = now or timezone.now()
     changed = []
     with transaction.atomic():
         state = two_sided_locked(state)
+        first = state.frozen_at is None
         teams = Team.objects.filter(competition_id=state.round.competition_id).order_by("name")
         for team in teams:
             release = final_release(state, team)
@@ -334,7 +338,8 @@ def two_sided_freeze(
         )
         if target_task is not None:
             transaction.on_commit(lambda: [broker.job_send(target_task, t.pk) for t in changed])
-    notify_round_frozen(round=state.round, frozen_at=now)
+    if first or changed:
+        notify_round_frozen(round=state.round, frozen_at=now)
     return changed
 
 
