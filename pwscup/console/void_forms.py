@@ -44,7 +44,7 @@ class VoidForm(forms.Form):
     def __init__(self, *args, round, types, teams, **kwargs):
         super().__init__(*args, **kwargs)
         self.zone = zone_or_default(round.timezone)
-        self.fields["type"].choices = [(declared.key, declared.label) for declared in types]
+        self.fields["type"].choices = [(declared.key, declared.page_noun()) for declared in types]
         self.fields["before"].label = _("Or every upload sent before (%(zone)s)") % {
             "zone": round.timezone
         }

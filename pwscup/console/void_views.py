@@ -27,7 +27,13 @@ from pwscup.submissions.services.voids import (
     upload_restore,
     uploads_void,
 )
-from pwscup.submissions.voids import newest_counted, voidable_types, voided
+from pwscup.submissions.voids import (
+    ListedUpload,
+    listed_with,
+    newest_counted,
+    voidable_types,
+    voided,
+)
 
 # The table of counted uploads lists the newest ones, 50 more per *Show more*, up to 1,000
 # (a round may hold thousands: a team's filter, or a void by time, reaches the older ones).
@@ -102,7 +108,7 @@ def _counted_table(request, access, types, teams) -> dict:
     )
     kept = {"team": team.slug} if team is not None else {}
     return {
-        "counted": rows,
+        "counted": [ListedUpload.of(declared, upload) for declared, upload in rows],
         # What a Void… link keeps of the table's address (the filter, how many are listed).
         "table_query": urlencode({**kept, "shown": shown} if shown > UPLOADS_SHOWN else kept),
         "uploads_filter": uploads_filter,
@@ -116,10 +122,11 @@ def _voided(access, types) -> list:
     """The voided uploads, the newest void first (at most ``UPLOADS_SHOWN_MAX`` of a type)."""
     listed = []
     for declared in types.values():
-        rows = voided(VoidScope(declared, access).uploads()).select_related("team", "voided_by")
+        rows = voided(VoidScope(declared, access).uploads())
+        rows = rows.select_related(*listed_with(declared), "voided_by")
         for upload in rows[:UPLOADS_SHOWN_MAX]:
-            listed.append((declared, upload))
-    listed.sort(key=lambda pair: pair[1].voided_at, reverse=True)
+            listed.append(ListedUpload.of(declared, upload))
+    listed.sort(key=lambda row: row.upload.voided_at, reverse=True)
     return listed
 
 

@@ -43,6 +43,11 @@ class SubmissionType:
     * ``key``: the upload's type in the API (``"release"``, ``"attack"``) and the client's
       ``--type``;
     * ``label``: what the Submit tab and ``pwscup status`` call it (lazy, both languages);
+      ``noun``: what a page's table calls one upload of it, short ("Release", "Attack";
+      empty: its ``label``, ``page_noun()``);
+    * ``target_team_path``: for an attack type, the relation from an upload to the team
+      whose target it attacks (``"target__team"``; empty: none), read with the uploads
+      (``select_related``) where a page lists them;
     * ``path``: where it lives under the round (``"syn/releases"``); ``url_name``: the base
       of its URL names in the ``api`` namespace (``"syn-release"``: ``syn-releases`` the
       list, ``syn-release`` one upload, ``syn-release-file``, ``syn-release-select``);
@@ -72,6 +77,8 @@ class SubmissionType:
 
     key = ""
     label = ""
+    noun = ""
+    target_team_path = ""
     path = ""
     url_name = ""
     operation = ""
@@ -110,6 +117,9 @@ class SubmissionType:
             for name, value in names.items():
                 if name not in cls.__dict__:
                     setattr(cls, name, value)
+
+    def page_noun(self) -> str:
+        return self.noun or self.label
 
     def summary(self, action: str) -> str:
         """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the

@@ -24,6 +24,7 @@ class TeamReleases(SubmissionType):
     uploaded_file=, **data)`` (the declared fields are the service's keywords)."""
 
     uploads_noun = gettext_lazy("releases")
+    noun = gettext_lazy("Release")
 
     def uploads(self, part, access):
         return self.selectors_module.team_releases(
@@ -92,6 +93,8 @@ class TargetAttacks(SubmissionType):
     target=, team=, user=, uploaded_file=)``."""
 
     uploads_noun = gettext_lazy("attacks")
+    noun = gettext_lazy("Attack")
+    target_team_path = "target__team"
     upload_fields = {
         "target": serializers.CharField(
             max_length=100, help_text=gettext_lazy("The target team's slug.")

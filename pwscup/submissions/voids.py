@@ -9,6 +9,9 @@ final releases, the attack matrix, rankings, exports' ranked rows) and the core'
 read their uploads through ``counted``. The writes are ``services/voids.py``'s.
 """
 
+from functools import reduce
+from typing import NamedTuple
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -39,10 +42,41 @@ def newest_counted(typed_uploads, *, team=None, limit: int) -> tuple[list, bool]
         uploads = counted(uploads)
         if team is not None:
             uploads = uploads.filter(team=team)
-        newest = uploads.select_related("team").order_by("-created_at", "-pk")[: limit + 1]
+        newest = uploads.select_related(*listed_with(declared)).order_by("-created_at", "-pk")
+        newest = newest[: limit + 1]
         rows.extend((declared, upload) for upload in newest)
     rows.sort(key=lambda pair: (pair[1].created_at, pair[1].pk), reverse=True)
     return rows[:limit], len(rows) > limit
+
+
+def listed_with(declared) -> list[str]:
+    """What a page listing uploads of the type ``declared`` reads with them
+    (``select_related``): their team and, for an attack type, its target's team."""
+    return ["team", *filter(None, [declared.target_team_path])]
+
+
+class ListedUpload(NamedTuple):
+    """One row of the console's tables of uploads: its type, the upload, what the row calls
+    it ("Release #2 (teamA_release.csv)": the type's noun, the team's number, the file's name
+    as uploaded) and the team whose target it attacks (``None``: no target)."""
+
+    declared: object
+    upload: object
+    title: str
+    target_team: object
+
+    @classmethod
+    def of(cls, declared, upload) -> "ListedUpload":
+        title = f"{declared.page_noun()} {upload.label}"
+        if filename := getattr(upload, "original_filename", ""):
+            title = f"{title} ({filename})"
+        target_team = None
+        if path := declared.target_team_path:
+            # An attack of every target at once (the scorer's) has no target.
+            target_team = reduce(
+                lambda row, name: row and getattr(row, name), path.split("__"), upload
+            )
+        return cls(declared, upload, title, target_team)
 
 
 def void_json(upload) -> dict | None:

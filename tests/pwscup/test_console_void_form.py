@@ -7,7 +7,9 @@ import datetime as dt
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -288,3 +290,72 @@ def test_a_voided_row_gives_its_time_with_the_zone_as_a_counted_row_does():
     assert len(counted) == len(voided) == 1
     assert voided[0].split(" ", 1)[1] == counted[0].split(" ", 1)[1]  # the zone
     assert '<span class="muted small nowrap">(id ' in html
+
+
+def test_a_row_names_the_upload_by_its_noun_number_and_file_and_an_attack_its_target():
+    world, attacks = played()
+    Release.objects.filter(team=world.teams["a"]).update(original_filename="teamA_release.csv")
+    Attack.objects.filter(pk=attacks["c1"].pk).update(original_filename="guess_c.csv")
+    client = organizer_client(world)
+    posted = {"type": "attack", "upload": str(attacks["b1"].pk), "before": "", "team": ""}
+    client.post(page_of(world), {**posted, "reason": "Sent twice"})
+    release = Release.objects.get(team=world.teams["a"])
+
+    html = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "<h1>Void or restore uploads</h1>" in html
+    assert "<title>" in html and "· Void or restore uploads" in html
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", tag(html, "type")) == [
+        "Release",
+        "Attack",
+    ]
+    release_row = row_of(html, f"counted-release-{release.pk}")
+    assert "Release #1 (teamA_release.csv)" in release_row and "target:" not in release_row
+    attack_row = row_of(html, f"counted-attack-{attacks['c1'].pk}")
+    assert "Attack #1 (guess_c.csv)" in attack_row and "target: Team A" in attack_row
+    voided_row = row_of(html, f"voided-{attacks['b1'].pk}")
+    assert "Attack #1" in voided_row and "target: Team A" in voided_row
+    japanese = client.get(page_of(world), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<h1>アップロードを無効にする・戻す</h1>" in japanese
+    assert "攻撃 #1 (guess_c.csv)" in japanese and "攻撃対象: Team A" in japanese
+
+
+def test_the_rows_targets_are_read_with_the_uploads_not_one_query_per_row():
+    world, attacks = played()
+    client = organizer_client(world)
+    client.get(page_of(world))  # the session and the caches, once
+
+    def page() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(page_of(world)).content.decode()
+        return len(captured), html
+
+    before, _html = page()
+    target_b = attacks["a1"].target
+    Attack.objects.bulk_create(
+        Attack(
+            scorer=world.scorer,
+            team=world.teams["c"],
+            target=target_b,
+            number=5 + n,
+            status=Status.FINISHED,
+        )
+        for n in range(6)
+    )
+    Attack.objects.filter(pk=attacks["c2"].pk).update(voided_at=timezone.now(), void_reason="x")
+    after, html = page()
+    assert html.count("target: Team B") == 7 and html.count("target: Team A") == 3
+    assert after == before
+
+
+def test_the_japanese_page_says_valid_uploads_not_counted_ones():
+    world, _attacks = played()
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(world.organizer)
+    refused = client.post(
+        page_of(world),
+        {"type": "attack", "upload": "999999", "before": "", "team": "", "reason": "x"},
+    ).content.decode()
+    assert "このラウンドで有効なアップロードに ID 999999 のものはありません。" in refused
+    assert "<h2>有効なアップロード</h2>" in refused
+    assert "数えられている" not in refused

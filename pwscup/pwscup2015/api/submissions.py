@@ -116,6 +116,7 @@ class AnonymizedTables(PhaseUploads):
     key = "anonymized"
     published_as = (Target, "submission")  # a published table is never voided
     label = gettext_lazy("An anonymized table")
+    noun = gettext_lazy("Anonymized table")
     url_name = "submission"
     phase_kind = Phase.Kind.ANONYMIZATION
     model = AnonymizationSubmission
@@ -174,6 +175,8 @@ class AnonymizedTables(PhaseUploads):
 class Attacks(PhaseUploads):
     key = "attack"
     label = gettext_lazy("An attack on a published target")
+    noun = gettext_lazy("Attack")
+    target_team_path = "target__team"
     url_name = "attack"
     phase_kind = Phase.Kind.ATTACK
     model = AttackSubmission
