@@ -238,8 +238,8 @@ def test_the_console_lists_the_kind_s_uploads_and_the_team_s_tabs_say_why(worlds
         in console.get(reverse("console:round", args=args)).content.decode()
     )
     form = console.get(page).content.decode()
-    assert '<option value="anonymized">An anonymized table</option>' in form
-    assert '<option value="attack">An attack on a published target</option>' in form
+    assert '<option value="anonymized">Anonymized table</option>' in form
+    assert '<option value="attack">Attack</option>' in form
 
     for kind, upload in (("anonymized", older), ("attack", full)):
         posted = console.post(page, {"type": kind, "upload": str(upload.pk), "reason": REASON})
