@@ -124,6 +124,7 @@ def test_each_kind_s_scoped_admin_models_are_read_by_organizers():
             "programbuild",
             "datapack",
             "teamslot",
+            "slotsalt",
             "release",
             "target",
             "attack",
