@@ -52,6 +52,8 @@ class SaltForm(forms.Form):
         label=_("Your own salt (optional)"),
         required=False,
         max_length=128,
+        # A secret until revealed: not kept by the browser's form history.
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
         help_text=_(
             "Leave it blank and the platform draws 32 random hex digits. Once committed, "
             "the salt cannot be changed."

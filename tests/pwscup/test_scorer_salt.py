@@ -106,6 +106,9 @@ def slot_order(world) -> list[str]:
 
 def test_a_committed_salt_shows_its_hash_and_never_the_salt_to_a_team():
     world = scorer_world(slug="saltc", build=False)
+    # The salt typed is a secret until revealed: the browser does not keep it in its history.
+    typed = re.search(r'<input[^>]*name="salt"[^>]*>', card(world))[0]
+    assert 'autocomplete="off"' in typed, typed
     response = commit_as_rendered(world)
     assert response.status_code == 302, response.content.decode()[:2000]
     kept = SlotSalt.objects.get(scorer=world.scorer)
