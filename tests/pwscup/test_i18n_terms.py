@@ -190,3 +190,11 @@ def test_the_client_names_what_the_site_shows_in_the_same_words():
     differ = {key: pair for key, pair in shared.items() if pair[0] != pair[1]}
     assert not differ, differ
     assert JA["uploaded"] == site["Uploaded"] == "アップロード日時"
+
+
+def test_a_voided_upload_s_mark_does_not_read_as_invalid():
+    """A voided upload's mark sits beside its state: a sequential release read 「有効 無効」
+    ("valid invalid") with the mark 無効; voided by the organizers is 無効化済み."""
+    catalogue = texts()
+    assert catalogue["voided"] == "無効化済み"
+    assert catalogue["Valid"] != catalogue["voided"]
