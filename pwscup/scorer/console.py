@@ -1,8 +1,8 @@
 """The organizer's side of a scorer round: the page creating one (mounted at
 ``console/<comp>/scorer/new/``), the round's console panel (the program's versions and their
 builds, the data packs, the teams' slots and their committed salt, the scores' versions, the
-uploads' counts) and the panel's forms, each a page of its own that the panel posts to (an error is shown next to its
-field there). The lifecycle actions (close, freeze, open the attack phase, publish, hide) are
+uploads' counts) and the panel's forms, each a page of its own that the panel posts to (an
+error is shown next to its field there). The lifecycle actions (close, freeze, open the attack phase, publish, hide) are
 ``actions.py``'s, listed by the core's round page. Organizers of the competition only
 (``console_competition`` / ``console_round``: 404 for anyone else)."""
 

@@ -20,7 +20,7 @@ from pwscup.sequential.ranking import attack_ranking as attack_ranking
 from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.selectors import Quota, quota_day_of, read_uploads_quota_usage
-from pwscup.submissions.voids import counted
+from pwscup.submissions.voids import counted, counts
 from scoring.sequential.per_person import groups_per_release, per_person_known_at
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
@@ -250,9 +250,7 @@ def latest_valid_among(releases, steps) -> dict[int, Release]:
     steps = set(steps)
     latest: dict[int, Release] = {}
     valid = (
-        r
-        for r in releases
-        if r.step in steps and r.status == Release.Status.FINISHED and r.voided_at is None
+        r for r in releases if r.step in steps and r.status == Release.Status.FINISHED and counts(r)
     )
     for release in sorted(valid, key=lambda r: (r.created_at, r.pk), reverse=True):
         latest.setdefault(release.step, release)

@@ -27,6 +27,17 @@ def counted(uploads):
     return uploads
 
 
+def counts(upload) -> bool:
+    """Whether one upload, read already, counts (``counted``'s rule for a row in hand: not
+    voided; an upload of a model that cannot be voided always counts)."""
+    return getattr(upload, "voided_at", None) is None
+
+
+def counted_among(uploads) -> list:
+    """``uploads`` read already (a list, in its order) without the voided ones."""
+    return [upload for upload in uploads if counts(upload)]
+
+
 def voided(uploads):
     """The voided ones of ``uploads``, the newest void first."""
     return uploads.filter(voided_at__isnull=False).order_by("-voided_at", "-pk")
@@ -82,7 +93,7 @@ class ListedUpload(NamedTuple):
 def void_json(upload) -> dict | None:
     """The API's ``voided`` of an upload: ``None`` while it counts, else when, whether the
     organizers voided it (else its team withdrew it) and why."""
-    if getattr(upload, "voided_at", None) is None:
+    if counts(upload):
         return None
     return {
         "at": timezone.localtime(upload.voided_at),
@@ -102,7 +113,7 @@ def void_answer(declared, upload, access) -> dict:
 
 def void_text(upload) -> str:
     """What a page says of a voided upload (``""``: it counts), in the reader's language."""
-    if getattr(upload, "voided_at", None) is None:
+    if counts(upload):
         return ""
     if upload.withdrawn:
         return _("Withdrawn by your team")

@@ -24,7 +24,7 @@ from pwscup.pwscup2015.models import (
 from pwscup.pwscup2015.ranking import anonymization_key, submission_safety
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import Status
-from pwscup.submissions.voids import counted
+from pwscup.submissions.voids import counted, counts
 
 
 def team_dataset(*, round: Round, team: Team) -> TeamDataset | None:
@@ -102,7 +102,7 @@ def submission_by_rule_among(
     read (any order, any status, voided or not): the selected finished one, else the newest
     finished one; or, under "best", the best finished one; a voided one never. The tests
     hold both to the same answers."""
-    finished = [s for s in submissions if s.status == Status.FINISHED and s.voided_at is None]
+    finished = [s for s in submissions if s.status == Status.FINISHED and counts(s)]
     if round.pwscup2015.selection_rule == Pwscup2015Round.SelectionRule.BEST:
         return _best(finished, round)
     return max(finished, key=lambda s: (s.is_selected, s.created_at, s.pk), default=None)

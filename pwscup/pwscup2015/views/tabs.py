@@ -61,6 +61,7 @@ from pwscup.submissions.selectors import (
     phase_quota,
     target_uses,
 )
+from pwscup.submissions.voids import counted_among
 
 
 def round_page(request, access, tab):
@@ -267,7 +268,7 @@ def _standing(request, access, phase, submissions) -> dict:
     return {
         "gate_names": [str(gate) for gate in parse_gates(round_.pwscup2015.utility_gates)],
         "upload_gates": upload_gates(
-            [s for s in submissions if s.voided_at is None],
+            counted_among(submissions),
             label=lambda s: s.label,
             checks=lambda s: ((str(gate), ok) for gate, ok in gate_checks(s.scores, round_)),
         ),

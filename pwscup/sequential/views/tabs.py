@@ -14,11 +14,7 @@ from pwscup.sequential.forms import ReleaseUploadForm
 from pwscup.sequential.kit import planned_step, sample_plan
 from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
-
-
-def _counting(releases) -> list:
-    """The team's releases, read already, less the voided ones (``pwscup.submissions.voids``)."""
-    return [release for release in releases if release.voided_at is None]
+from pwscup.submissions.voids import counted_among
 
 
 def _standing(state, team, releases) -> dict:
@@ -31,7 +27,7 @@ def _standing(state, team, releases) -> dict:
     return {
         "gate_names": engine.gate_names(config),
         "upload_gates": upload_gates(
-            _counting(releases),
+            counted_among(releases),
             label=lambda r: _("Release %(j)s · #%(n)s") % {"j": r.step, "n": r.number},
             checks=lambda r: engine.gate_checks(r.results, config),
         ),
@@ -105,7 +101,7 @@ class SequentialTabs(RoundTabs):
             releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team, releases=releases)
             uploads = list(selectors.team_attacks(sequential=sequential, team=team))
-            latest = first_finished(_counting(releases))
+            latest = first_finished(counted_among(releases))
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(
                 latest=latest,
