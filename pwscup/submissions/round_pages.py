@@ -87,6 +87,22 @@ def first_finished(uploads):
     return next((upload for upload in uploads if upload.status == Status.FINISHED), None)
 
 
+def attacks_by_target(targets, attacks, *, team, uses: dict) -> list[dict]:
+    """An attack phase's targets as the Submit tab lists them: each of ``targets`` with
+    ``own`` (the caller's ``team``'s own target), the team's ``attacks`` on it and ``used``:
+    how many of those count against the phase's per-target limit (``uses``, by target id:
+    ``target_uses``'s, empty when nothing is counted)."""
+    return [
+        {
+            "target": target,
+            "own": team is not None and target.team_id == team.pk,
+            "attacks": [a for a in attacks if a.target_id == target.pk],
+            "used": uses.get(target.pk, 0),
+        }
+        for target in targets
+    ]
+
+
 def upload_gates(uploads, *, label: Callable, checks: Callable) -> list[UploadGates]:
     """Where each of the team's ``uploads`` a worker finished stands against the round's
     gates, for the Submit and Results tabs (``rounds/_gates.html``): ``label(upload)`` names

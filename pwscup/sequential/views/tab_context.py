@@ -17,6 +17,7 @@ from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_st
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
 from pwscup.sequential.models import Release, SequentialRound
+from pwscup.submissions.round_pages import attacks_by_target
 from pwscup.submissions.selectors import target_uses
 from pwscup.submissions.voids import counted
 
@@ -232,12 +233,5 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
         return []
     attacks = selectors.team_attacks(sequential=sequential, team=team)
     uses = target_uses(attacks) if team is not None and sequential.attack_target_limit else {}
-    return [
-        {
-            "target": target,
-            "own": team is not None and target.team_id == team.pk,
-            "attacks": [a for a in attacks if a.target_id == target.pk],
-            "used": uses.get(target.pk, 0),
-        }
-        for target in sequential.targets.select_related("team").order_by("team__name")
-    ]
+    targets = sequential.targets.select_related("team").order_by("team__name")
+    return attacks_by_target(targets, attacks, team=team, uses=uses)

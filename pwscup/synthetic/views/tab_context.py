@@ -20,6 +20,7 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import FlowStep
 from pwscup.submissions.attack_matrix import AttackMatrix
 from pwscup.submissions.models import Status
+from pwscup.submissions.round_pages import attacks_by_target
 from pwscup.submissions.two_sided_tabs import (
     TwoSidedPhases,
     TwoSidedSteps,
@@ -205,14 +206,7 @@ def attack_targets(*, state: RoundState, access) -> list[dict]:
         )
     mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
     uses = attack_target_uses(state, mine)
-    return [
-        {
-            "target": target,
-            "attacks": [a for a in attacks if a.target_id == target.pk],
-            "used": uses.get(target.pk, 0),
-        }
-        for target in attackable(access, state.synthetic)
-    ]
+    return attacks_by_target(attackable(access, state.synthetic), attacks, team=team, uses=uses)
 
 
 def team_ranks(*, state: RoundState, team: Team) -> dict:
