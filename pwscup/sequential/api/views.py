@@ -10,12 +10,12 @@ Messages follow Accept-Language.
 
 import json
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.core.exports import csv_bytes_response
+from pwscup.core.exports import csv_bytes_response, json_text_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.core.stored import stored_bytes
@@ -93,11 +93,7 @@ def config(request, access, sequential):
     with the organizers."""
     require_participant(access)
     config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
-    response = HttpResponse(
-        json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"
-    )
-    response["Content-Disposition"] = 'attachment; filename="config.json"'
-    return response
+    return json_text_response(json.dumps(config, indent=2, ensure_ascii=False), "config.json")
 
 
 @ROUND_ENDPOINTS.declare(
