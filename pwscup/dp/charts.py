@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, PlotArea, place_labels
+from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, TickedPlot, place_labels
 from pwscup.core.charts.scales import TitledPoint, inset, line_path, linear, nice_step
 from pwscup.core.charts.text import shorten, text_width
 
@@ -58,11 +58,9 @@ class Series:
 
 
 @dataclass
-class L2Chart(PlotArea, size=(480, 340), margins=(56, 12, 28, 44)):
+class L2Chart(TickedPlot, size=(480, 340), margins=(56, 12, 28, 44)):
     series: list[Series] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
-    x_ticks: list[tuple[float, str]] = field(default_factory=list)
-    y_ticks: list[tuple[float, str]] = field(default_factory=list)
     log_y: bool = False
     rows: list[tuple[str, str, str, str]] = field(default_factory=list)  # name, level, ε, L2
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 import scoring
-from pwscup.core.charts.labels import PlotArea
+from pwscup.core.charts.labels import TickedPlot
 from pwscup.pwscup2015 import explanations
 
 ORIGINAL, COPY, INK = "#2b6cb0", "#d9480f", "#333"
@@ -33,11 +33,9 @@ class Move:
 
 
 @dataclass
-class Plane(PlotArea, size=(PLANE_SIZE, PLANE_SIZE), margins=(AXIS, PAD, PAD, AXIS)):
+class Plane(TickedPlot, size=(PLANE_SIZE, PLANE_SIZE), margins=(AXIS, PAD, PAD, AXIS)):
     moves: list[Move] = field(default_factory=list)
     copies: list[tuple[float, float, str]] = field(default_factory=list)  # (x, y, title)
-    x_ticks: list[tuple[float, str]] = field(default_factory=list)
-    y_ticks: list[tuple[float, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from pwscup.core.charts.labels import PlotArea
+from pwscup.core.charts.labels import TickedPlot
 from pwscup.core.charts.scales import TitledPoint, line_path
 
 SERIES = (
@@ -39,10 +39,8 @@ class Line:
 
 
 @dataclass
-class RiskChart(PlotArea, size=(640, 300), margins=(48, 16, 16, 40)):
+class RiskChart(TickedPlot, size=(640, 300), margins=(48, 16, 16, 40)):
     lines: list[Line] = field(default_factory=list)
-    x_ticks: list[tuple[float, str]] = field(default_factory=list)
-    y_ticks: list[tuple[float, str]] = field(default_factory=list)
     promise_y: float = 0.0
     promise_label: str = ""
 
@@ -91,9 +89,8 @@ class Span:
 
 
 @dataclass
-class GroupsChart(PlotArea, size=(480, 260), margins=(44, 12, 28, 48)):
+class GroupsChart(TickedPlot, size=(480, 260), margins=(44, 12, 28, 48)):
     spans: list[Span] = field(default_factory=list)
-    y_ticks: list[tuple[float, str]] = field(default_factory=list)
     colour: str = "#2b6cb0"
 
     @property

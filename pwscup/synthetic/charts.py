@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pwscup.core.charts.labels import Label, Mark, PlotArea, place_labels
+from pwscup.core.charts.labels import Label, Mark, PlotArea, TickedPlot, place_labels
 from scoring.display import format_figure
 
 # One colour per curve, in order (built-in attacks first); readable on white.
@@ -32,10 +32,8 @@ class Point:
 
 
 @dataclass
-class Scatter(PlotArea, size=(560, 340), margins=(52, 20, 16, 40)):
+class Scatter(TickedPlot, size=(560, 340), margins=(52, 20, 16, 40)):
     points: list[Point] = field(default_factory=list)
-    x_ticks: list[tuple[float, str]] = field(default_factory=list)
-    y_ticks: list[tuple[float, str]] = field(default_factory=list)
     gate_y: float | None = None
     gate_label: str = ""
     labels: list[Label] = field(default_factory=list)  # the points' names, none over another

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -111,6 +111,15 @@ class PlotArea:
         chart's ``font_size``, 14 px to spare), and never nearer the image's edge than 40 px."""
         widest = max(text_width(label, font_size=self.font_size) for label in y_labels)
         self.left = max(40, math.ceil(widest) + 14)
+
+
+@dataclass
+class TickedPlot(PlotArea):
+    """A ``PlotArea`` with its axes' ticks as the charts' templates draw them: ``(px,
+    label)`` each (``Axis.ticks``), none until the chart places them."""
+
+    x_ticks: list[tuple[float, str]] = field(default_factory=list)
+    y_ticks: list[tuple[float, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
