@@ -22,7 +22,7 @@ from the page it lands on, so a moved form or box breaks the smoke run of the te
 
 The data (a PostgreSQL database of its own, created and dropped here), built through the
 services: one competition whose round (the first 8,333 rows of Adult) has ``--teams``
-teams of 3 members each and an open anonymization phase, every team already with
+teams of ``--members`` users each (3 by default) and an open anonymization phase, every team already with
 ``--history`` finished submissions (tiny files completed with generated scores through
 ``job_claim``/``job_complete``, not scored); and a second competition whose round of
 ``--matrix-teams`` teams is frozen with every target attacked by every other team and its
@@ -108,7 +108,6 @@ PYTHON = sys.executable
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 ROWS = 8333  # of the open round's original and of every upload
-MEMBERS = 3  # users per team
 PACE_S = 10.0  # a user opens a page every PACE_S seconds
 MIX = {"round page": 50, "leaderboard": 30, "matrix": 10, "final": 10}
 UPLOAD_SPREAD_S = 60.0
@@ -140,6 +139,12 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--teams", type=int, default=100, help="teams of the open round")
     parser.add_argument("--seconds", type=float, default=90, help="the load window")
+    parser.add_argument(
+        "--members",
+        type=int,
+        default=3,
+        help="users per team: the first uploads, the others follow its jobs",
+    )
     parser.add_argument("--history", type=int, default=3, help="finished submissions per team")
     parser.add_argument("--matrix-teams", type=int, default=30, help="teams of the frozen round")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
@@ -300,10 +305,10 @@ def build_open_round(args, organizer, password: str) -> tuple[str, list[dict]]:
     PBKDF2PasswordHasher.iterations = 1000
     try:
         for t, team in enumerate(teams):
-            for m in range(MEMBERS):
+            for m in range(args.members):
                 user = user_create(username=f"rush-{t:03d}-{m}", password=password)
                 membership_add(team=team, user=user)
-                i = t * MEMBERS + m
+                i = t * args.members + m
                 users.append(
                     {
                         "username": user.username,
@@ -425,7 +430,7 @@ def build(args, scratch: Path) -> dict:
     started = time.perf_counter()
     rush_url, users = build_open_round(args, organizer, password)
     print(
-        f"built the open round: {args.teams} teams × {MEMBERS} users, {args.history} finished "
+        f"built the open round: {args.teams} teams × {args.members} users, {args.history} finished "
         f"submissions each, in {time.perf_counter() - started:.1f} s",
         flush=True,
     )
@@ -1157,7 +1162,7 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
     login_errors = sorted({error for _step, _ms, error in results["logins"] if error})
     login_failed = sum(1 for _step, _ms, error in results["logins"] if error)
     login_shed = sum(1 for step, _ms, _error in results["logins"] if step == "login shed")
-    users = args.teams * MEMBERS
+    users = args.teams * args.members
     print(
         f"\nrush: {args.teams} teams, {users} users (1 page / {PACE_S:.0f} s each), "
         f"{args.teams} uploads of {ROWS:,} rows over {results.get('spread', 0):.0f} s; "

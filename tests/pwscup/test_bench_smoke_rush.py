@@ -1,7 +1,9 @@
-"""A short run of benchmarks/bench_rush.py (the deadline rush in small): 3 teams on the
-production stack (gunicorn behind nginx, a Celery worker, PostgreSQL, Redis), driven as a
-browser drives the pages: the upload form's action and the live box's addresses are read
-from the pages. A moved form, box or poll address fails this test.
+"""A short run of benchmarks/bench_rush.py (the deadline rush in small): 3 teams of 2 (the
+uploader and a team mate who follows its jobs; a third member would poll as the second does,
+for one more log-in, a full check of the production hasher) on the production stack
+(gunicorn behind nginx, a Celery worker, PostgreSQL, Redis), driven as a browser drives the
+pages: the upload form's action and the live box's addresses are read from the pages. A
+moved form, box or poll address fails this test.
 
 Correctness only, from the run's JSON: no request, log-in or upload failed, and every upload
 was seen scored through the page's own poll. Timings are never asserted (see
@@ -36,8 +38,9 @@ def test_a_small_rush_uploads_through_the_form_and_sees_every_score(tmp_path):
         [
             sys.executable,
             str(REPO / "benchmarks" / "bench_rush.py"),
-            *("--teams", "3", "--seconds", "12", "--history", "1", "--matrix-teams", "3"),
-            *("--page-cpu", "3"),
+            *("--teams", "3", "--members", "2", "--seconds", "12", "--history", "1"),
+            *("--matrix-teams", "3"),
+            *("--page-cpu", "1"),
             *("--database", database.rsplit("/", 1)[0]),
             *("--json", str(figures_path)),
         ],

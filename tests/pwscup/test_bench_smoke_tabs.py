@@ -30,7 +30,7 @@ def test_every_kinds_tabs_answer_through_their_links(tmp_path):
         [
             sys.executable,
             str(REPO / "benchmarks" / "bench_tabs.py"),
-            *("--requests", "2", "--no-scores"),
+            *("--requests", "1", "--no-scores"),
             *("--database", database.rsplit("/", 1)[0]),
             *("--json", str(figures_path)),
         ],
