@@ -156,9 +156,10 @@ def baseline_buckets(
     return [buckets[key] for key in sorted(buckets)]
 
 
-def _cell(values: pd.Series, kind: str) -> str:
+def _cell(values: list, kind: str) -> str:
+    """A group's generalised cell from its real members' ``values`` (text, in their order)."""
     if kind == "num":
-        numbers = parse_numbers(values.to_numpy(dtype=object))
+        numbers = parse_numbers(np.asarray(values, dtype=object))
         lo, hi = numbers.min(), numbers.max()
         text = number_texts([lo, hi])
         return f"[{text[0]},{text[1]}]"
@@ -195,6 +196,17 @@ def baseline_release(
         if kind == "num":
             order[column] = parse_numbers(order[column].to_numpy(dtype=object))
     rank = {pid: k for k, pid in enumerate(order.sort_values(list(config.qi), kind="stable").index)}
+    # Each QI's cells by pid, read once (a label lookup per group and column cost 1 ms).
+    if indexed.index.is_unique:
+        by_pid = {c: dict(zip(indexed.index, indexed[c], strict=True)) for c in config.qi}
+
+        def members_cells(column: str, pids: list) -> list:
+            return [by_pid[column][pid] for pid in pids]
+    else:
+
+        def members_cells(column: str, pids: list) -> list:
+            return indexed.loc[pids, column].tolist()
+
     rows, gid = [], 0
     for bucket in buckets:  # phase 4
         lists = {}
@@ -209,7 +221,7 @@ def baseline_release(
             if not real:  # cannot happen: the fullest value is real in every group
                 raise AssertionError("a baseline group without a real tuple")
             gid += 1
-            cells = {c: _cell(indexed.loc[real, c], k) for c, k in config.qi.items()}
+            cells = {c: _cell(members_cells(c, real), k) for c, k in config.qi.items()}
             for value, pid in members:
                 rows.append({"gid": str(gid), "pid": pid, **cells, config.sa: value})
     frame = pd.DataFrame(rows, columns=["gid", "pid", *config.qi, config.sa])
