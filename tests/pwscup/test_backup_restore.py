@@ -3,8 +3,9 @@
 A competition is played for real (uploads, a freeze, built-in attacks and a team's attack,
 all run by a Celery worker; results published), backed up, and restored into a new
 database and a new folder or bucket by ``manage.py restore`` in a process of its own; a
-process on each deployment then prints its leaderboards, every file a row names (SHA-256
-read through the storage) and its audit log, and the two must be equal. The refusals
+process on the restored deployment then prints its leaderboards, every file a row names
+(SHA-256 read through the storage) and its audit log, which must equal what the same code
+reads of the original in the test's process. The refusals
 (a deployment that is not empty, a changed file or dump, an unknown format version, a
 missing file at backup time) are checked to change nothing.
 
@@ -42,6 +43,7 @@ from pwscup.pwscup2015.models import (
 from pwscup.pwscup2015.selectors import target_truth
 from pwscup.submissions.models import Status
 from tests.migrated import migrated_template
+from tests.pwscup import deployment_state
 from tests.pwscup.brokers import broker_at, start_worker, stop_worker
 from tests.pwscup.deployment_state import row_counts
 from tests.support import ROOT, child_env, csv_upload, noisy_copy, wait_for
@@ -151,6 +153,14 @@ def state_of(env: dict, *options: str) -> dict:
     return json.loads(finished.stdout)
 
 
+def state_here() -> dict:
+    """What the test's own deployment holds (this process's database and default storage),
+    read by the same code as ``state_of`` in this process, as the JSON it prints: the
+    original is what a restored copy is compared with, and a child process to read it (a
+    Django start, 2 s of CPU) would read the same rows through the same settings."""
+    return json.loads(json.dumps(deployment_state.state(), sort_keys=True))
+
+
 def restored_state_of(env: dict) -> dict:
     """What the restored deployment of ``env`` holds, read before it is shown to be writable
     (``deployment_state --then-write``: its schema the code's, a new row taken) in the same
@@ -246,7 +256,7 @@ def test_a_played_competition_restores_into_a_bare_database_and_an_empty_folder(
 ):
     play(world)
     original = child_env()
-    before = state_of(original)
+    before = state_here()
     backup = tmp_path / "backup"
     made = manage(original, "backup", str(backup))
     assert made.returncode == 0, made.stderr[-3000:]
@@ -286,7 +296,7 @@ def test_a_played_competition_on_a_bucket_restores_into_a_migrated_database_and_
     finally:
         stop_worker(worker)
     original = child_env(**s3_server.env(s3_bucket))
-    before = state_of(original)
+    before = state_here()  # this process's storage is the bucket too (``s3_bucket``)
     backup = tmp_path / "backup"
     made = manage(original, "backup", str(backup))
     assert made.returncode == 0, made.stderr[-3000:]
@@ -309,7 +319,7 @@ def test_writes_during_the_backup_are_not_in_it(world, new_database, tmp_path, m
     """Another process changes the database and keeps a new file after the backup took its
     snapshot (a new audit entry; the round pointed at a new file): the backup holds the
     state of the snapshot, its files included, and restores to exactly that."""
-    before = state_of(child_env())
+    before = state_here()
     old_name = world.round.original_file.name
     listing = backup_module.file_references
 
@@ -334,7 +344,7 @@ def test_writes_during_the_backup_are_not_in_it(world, new_database, tmp_path, m
     monkeypatch.setattr(backup_module, "file_references", listing_after_a_write)
     backup = tmp_path / "backup"
     call_command("backup", str(backup))
-    changed = state_of(child_env())
+    changed = state_here()
     assert changed != before and len(changed["audit_log"]) == len(before["audit_log"]) + 1
     assert Round.objects.get().original_file.name != old_name
     names = [entry["name"] for entry in manifest_of(backup)["files"]]
