@@ -260,86 +260,82 @@ SERVERS = {
 @pytest.mark.parametrize("server", sorted(SERVERS))
 @pytest.mark.django_db(transaction=True)
 def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
-    make_world, tmp_path, capsys, server
+    make_world, tmp_path, capsys, server, s3_server
 ):
-    s3 = S3Server(log_path=tmp_path / "moto.log").start()
-    try:
-        bucket = s3.new_bucket()
-        world = make_world(slug="stall")
-        tokens = [
-            api_token_create(user=world.users[letter], name="stall").secret for letter in "abc"
-        ]
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = child_env(GUNICORN_BIND=f"127.0.0.1:{port}", **s3.env(bucket))
-        command, server_env = SERVERS[server]
-        env.update(
-            **server_env,
-            PWSCUP_STORAGE_WRITE_SLOTS="2",
-            # A stalled call fails after (1 + 1 retry) x 3 s here (production: 3 x 10 s).
-            PWSCUP_STORAGE_READ_TIMEOUT="3",
-            PWSCUP_STORAGE_RETRIES="1",
-        )
-        upload_url = base + reverse(
-            "api:submissions", args=[world.competition.slug, world.round.slug]
-        )
-        with running(
-            command(),
-            env=env,
-            log_path=tmp_path / "gunicorn.log",
-            ready=lambda: _timed_get(base + "/healthz", 5)[0] is not None,
-            what="gunicorn to answer",
-        ):
-            assert _timed_get(base + "/healthz", 10)[2]["storage"] == "ok"
-            answers = []
+    # The run's moto server (``s3_server``), stopped and started again here: both cases and
+    # the bucket tests above share its start (2 s of CPU each), and every case waits below
+    # for it to answer again before it ends.
+    s3 = s3_server
+    bucket = s3.new_bucket()
+    world = make_world(slug="stall")
+    tokens = [api_token_create(user=world.users[letter], name="stall").secret for letter in "abc"]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = child_env(GUNICORN_BIND=f"127.0.0.1:{port}", **s3.env(bucket))
+    command, server_env = SERVERS[server]
+    env.update(
+        **server_env,
+        PWSCUP_STORAGE_WRITE_SLOTS="2",
+        # A stalled call fails after (1 + 1 retry) x 3 s here (production: 3 x 10 s).
+        PWSCUP_STORAGE_READ_TIMEOUT="3",
+        PWSCUP_STORAGE_RETRIES="1",
+    )
+    upload_url = base + reverse("api:submissions", args=[world.competition.slug, world.round.slug])
+    with running(
+        command(),
+        env=env,
+        log_path=tmp_path / "gunicorn.log",
+        ready=lambda: _timed_get(base + "/healthz", 5)[0] is not None,
+        what="gunicorn to answer",
+    ):
+        assert _timed_get(base + "/healthz", 10)[2]["storage"] == "ok"
+        answers = []
 
-            def upload(number: int):
-                token = tokens[number % len(tokens)]
-                try:
-                    response = requests.post(
-                        upload_url,
-                        files={"file": ("anonymized.csv", _body(1)[:100_000], "text/csv")},
-                        headers={"Authorization": f"Bearer {token}"},
-                        timeout=120,
-                    )
-                    answers.append((response.status_code, response.headers, response.json()))
-                except requests.RequestException as error:
-                    answers.append((None, {}, {"error": repr(error)}))
+        def upload(number: int):
+            token = tokens[number % len(tokens)]
+            try:
+                response = requests.post(
+                    upload_url,
+                    files={"file": ("anonymized.csv", _body(1)[:100_000], "text/csv")},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=120,
+                )
+                answers.append((response.status_code, response.headers, response.json()))
+            except requests.RequestException as error:
+                answers.append((None, {}, {"error": repr(error)}))
 
-            with frozen(s3):
-                uploads = [threading.Thread(target=upload, args=(n,)) for n in range(UPLOADS)]
-                for thread in uploads:
-                    thread.start()
-                time.sleep(1.0)  # the uploads have reached gunicorn and the bucket
-                visitor = _timed_get(base + "/", timeout=15)
-                health = _timed_get(base + "/healthz", timeout=15)
-                for thread in uploads:
-                    thread.join(timeout=120)
-                with capsys.disabled():
-                    print(
-                        f"\n[stalled bucket, {server}] visitor's page: {visitor[0]} in {visitor[1]:.2f} s; "
-                        f"/healthz: {health[0]} in {health[1]:.2f} s ({health[2].get('storage')})"
-                    )
-                assert visitor[0] == 200
-                assert health[0] == 503
-                assert health[2]["storage"].startswith("error: ")
-                assert health[2]["database"] == "ok"
-            assert len(answers) == UPLOADS
-            for status, headers, body in answers:
-                assert status == 503, body
-                assert body["code"] == "storage_unavailable"
-                assert MESSAGE_EN in body["message"]
-                assert int(headers["Retry-After"]) >= 1
-            # The server runs again and answers what it had been sent: nothing is kept.
-            wait_for(
-                lambda: _timed_get(base + "/healthz", 10)[2].get("storage") == "ok",
-                timeout=60,
-                what="the bucket to answer /healthz again",
-            )
-            assert s3.objects(bucket) == {}
-            assert not AnonymizationSubmission.objects.exists()
-    finally:
-        s3.stop()
+        with frozen(s3):
+            uploads = [threading.Thread(target=upload, args=(n,)) for n in range(UPLOADS)]
+            for thread in uploads:
+                thread.start()
+            time.sleep(1.0)  # the uploads have reached gunicorn and the bucket
+            visitor = _timed_get(base + "/", timeout=15)
+            health = _timed_get(base + "/healthz", timeout=15)
+            for thread in uploads:
+                thread.join(timeout=120)
+            with capsys.disabled():
+                print(
+                    f"\n[stalled bucket, {server}] visitor's page: {visitor[0]} in {visitor[1]:.2f} s; "
+                    f"/healthz: {health[0]} in {health[1]:.2f} s ({health[2].get('storage')})"
+                )
+            assert visitor[0] == 200
+            assert health[0] == 503
+            assert health[2]["storage"].startswith("error: ")
+            assert health[2]["database"] == "ok"
+        assert len(answers) == UPLOADS
+        for status, headers, body in answers:
+            assert status == 503, body
+            assert body["code"] == "storage_unavailable"
+            assert MESSAGE_EN in body["message"]
+            assert int(headers["Retry-After"]) >= 1
+        # The server runs again and answers what it had been sent: nothing is kept.
+        wait_for(
+            lambda: _timed_get(base + "/healthz", 10)[2].get("storage") == "ok",
+            timeout=60,
+            what="the bucket to answer /healthz again",
+        )
+        assert s3.objects(bucket) == {}
+        assert not AnonymizationSubmission.objects.exists()
 
 
 def test_write_slots_wait_for_young_holders_and_refuse_stalled_ones_at_once(monkeypatch):
