@@ -6,14 +6,25 @@ opens the attack phase, team A attacks, and the organizer uploads a program vers
 through the console's form and sees it wait for its build. Then every tab, the console's
 round page (the scorer panel) and the creation page, for each role, language and width:
 nothing scrolls the page sideways (a wide table scrolls in its own ``.scroll`` box).
-Screenshots are kept when ``PWSCUP_E2E_SCREENSHOTS`` names a folder (``scorer-*.png``)."""
+Screenshots are kept when ``PWSCUP_E2E_SCREENSHOTS`` names a folder (``scorer-*.png``).
+
+A second world, at 1280 px: five release scores and three attack scores with long labels (a
+program's run to 60 letters) and a final release with its "make it final" button; the Submit
+tab's tables fit their frames in both phases, in both languages."""
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import PASSWORD, keep_screenshot, log_in_by_cookie, reload_page
+from tests.e2e.helpers import (
+    PASSWORD,
+    keep_screenshot,
+    log_in_by_cookie,
+    reload_page,
+    switch_language,
+)
 from tests.e2e.test_axe_pages import AXE_OPTIONS, AXE_SCRIPT, BLOCKING
 from tests.pwscup.scorer_world import (
+    CONFIG,
     attack,
     attack_phase,
     guess_bytes,
@@ -221,3 +232,74 @@ def test_scorer_pages_as_their_users_see_them(chromium, live_server, tmp_path):
                 context.close()
     assert overflowing == {}, overflowing
     assert violations == {}, violations
+
+
+# Labels as long as a program's real ones, in both languages (the first keys are the demo
+# program's: it writes only those, the others are set on the stored uploads).
+RELEASE_LABELS = [
+    ("utility", "Utility (mean absolute error)", "有用性（数値列の平均絶対誤差に基づく指標）"),
+    ("cross", "Cross-tabulation distance", "クロス集計表の距離（カテゴリ列の組み合わせ）"),
+    ("corr", "Correlation kept", "相関係数の保存度（数値列の全ての組について）"),
+    ("kept", "Rows kept", "残った行の割合（削除されずに公開された行）"),
+    ("group", "Smallest group size", "最小の同値類の大きさ（準識別子の組み合わせ）"),
+]
+ATTACK_LABELS = [
+    ("reidentified", "Re-identified rows", "再識別された行の割合（全行に対して）"),
+    ("precision", "Precision of the guesses", "推定の適合率（推定した行のうち正しい行）"),
+    ("attributes", "Attributes inferred", "推定できた属性値の割合（機微属性について）"),
+]
+
+
+def columns(labels) -> list[dict]:
+    return [
+        {"key": k, "label": en, "label_ja": ja, "higher_is_better": True} for k, en, ja in labels
+    ]
+
+
+def wide_tables(page) -> list[tuple[str, int, int]]:
+    """The Submit tab's tables that scroll in their frame: label, content and frame widths."""
+    return [
+        (box.get_attribute("aria-label"), *box.evaluate("e => [e.scrollWidth, e.clientWidth]"))
+        for box in page.locator("#upload ~ section .scroll, #attacks .scroll").all()
+        if box.evaluate("e => e.scrollWidth > e.clientWidth")
+    ]
+
+
+def test_the_submit_tab_s_tables_fit_a_laptop_with_five_long_score_labels(web, live_server):
+    from django.core.files.base import ContentFile
+
+    from pwscup.scorer.models import Attack, Release
+
+    config = dict(
+        CONFIG,
+        release_columns=columns(RELEASE_LABELS),
+        attack_columns=columns(ATTACK_LABELS),
+        attack_counts="chosen",
+    )
+    world = scorer_world(slug="scwide", password=PASSWORD, config=config)
+    release(world, "b", release_bytes(noise=1, seed=1))
+    for number in range(3):  # the newest is final; each has its "make it final" button
+        kept = release(world, "a", release_bytes(noise=2 + number))
+        assert kept.status == "finished", kept.status
+        kept.detail.save(
+            "detailed_results.html", ContentFile(DETAIL)
+        )  # saves the row: scores after
+        Release.objects.filter(pk=kept.pk).update(scores={k: 12.3456 for k, *_ in RELEASE_LABELS})
+    page, address = web, f"/c/scwide/{world.round.slug}/submit/"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    log_in_by_cookie(page, live_server.url, world.users["a"].username)
+    for phase in ("release", "attack"):
+        if phase == "attack":
+            targets = attack_phase(world)
+            guess = attack(world, "a", guess_bytes(targets["teamb"]), target=targets["teamb"])
+            assert guess.status == "finished", guess.status
+            Attack.objects.filter(pk=guess.pk).update(scores={k: 0.5 for k, *_ in ATTACK_LABELS})
+        for language in ("en", "ja"):
+            page.goto(address)
+            switch_language(page, language)
+            expect(page.locator("th.score-label")).to_have_count(
+                len(RELEASE_LABELS) + (len(ATTACK_LABELS) if phase == "attack" else 0)
+            )
+            assert wide_tables(page) == [], (phase, language)
+            assert sideways(page) <= 0, (phase, language)
+            shot(page, f"team-submit-{phase}-five-scores-{language}-1280")
