@@ -20,17 +20,23 @@ NAMES = {"a": "チームA", "b": "チームB 匿名化研究室", "c": "チー�
 LINES_OF = "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
 
 
+def played_with_names(world, names: dict[str, str], *, publish: bool = True) -> None:
+    """The teams renamed (``names`` by letter), then the 2015 round played (``play_2015``)."""
+    from pwscup.accounts.models import Team
+
+    for letter, name in names.items():
+        Team.objects.filter(pk=world.teams[letter].pk).update(name=name)
+    play_2015(world, publish=publish)
+
+
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_japanese_team_names_stay_whole_on_a_phone(
     web, e2e_world, language, cookie_log_in, screenshot
 ):
-    from pwscup.accounts.models import Team
     from pwscup.competitions.standings_services import EntryInput, standings_update
 
     world, page = e2e_world, web
-    for letter, name in NAMES.items():
-        Team.objects.filter(pk=world.teams[letter].pk).update(name=name)
-    play_2015(world)
+    played_with_names(world, NAMES)
     standings_update(
         user=world.organizer,
         competition=world.competition,
@@ -83,12 +89,8 @@ TARGET_NAMES = {"a": "チームA 匿名化研究室", "b": "Anonymization Labora
 def test_a_target_s_name_breaks_only_between_words_in_the_attack_phase(
     web, e2e_world, language, cookie_log_in, screenshot
 ):
-    from pwscup.accounts.models import Team
-
     world, page = e2e_world, web
-    for letter, name in TARGET_NAMES.items():
-        Team.objects.filter(pk=world.teams[letter].pk).update(name=name)
-    play_2015(world, publish=False)  # C attacked A; the attack phase is open
+    played_with_names(world, TARGET_NAMES, publish=False)  # C attacked A; attacks still open
     cookie_log_in(page, "team-c")
     if language != "en":
         switch_language(page, language)
