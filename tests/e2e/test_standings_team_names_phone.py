@@ -1,7 +1,7 @@
 """The competition's standings at 390 px with Japanese team names: the team column wrapped
 them letter by letter (チー / ムC) to fit the screen; each name stays on one line, the table
 scrolling in its frame as the other tables do; the chart above it cuts a long name short
-within the picture. In a 2015 round's attack phase the team's attacks (Submit and Results
+within the picture; so does the round's final ranking (its attack table wrapped them too). In a 2015 round's attack phase the team's attacks (Submit and Results
 tabs) and the targets (Submit tab) broke a target's name inside a word at 390 px (チ / ー / ム
 / A): a name breaks only between its words, at 390 and 1280 px."""
 
@@ -64,6 +64,19 @@ def test_japanese_team_names_stay_whole_on_a_phone(
     assert frame["x"] >= 0 and frame["x"] + frame["width"] <= WIDTH, (language, frame)
     assert page_overflow(page) <= 0, (language, spilling_content(page))
     screenshot(page, f"standings-team-names-{language}")
+    # The round's final ranking (linked from the Results tab once published): both tables'
+    # team names whole.
+    page.goto(world.round_url())
+    open_tab(page, "results")
+    page.get_by_test_id("final-link").click()
+    for letter, name in NAMES.items():
+        for row in ("final-row", "attack-row"):
+            cell = page.get_by_test_id(f"{row}-{world.teams[letter].slug}").get_by_text(
+                name, exact=True
+            )
+            assert cell.evaluate(LINES_OF) == 1, (language, row, name)
+    assert page_overflow(page) <= 0, (language, spilling_content(page))
+    screenshot(page, f"final-ranking-team-names-{language}")
 
 
 # The places where a line breaks inside a word of the element's text ("チ|ームA"): a break
