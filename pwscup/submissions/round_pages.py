@@ -10,6 +10,7 @@ the page answers."""
 
 import contextlib
 import functools
+from collections import defaultdict
 from collections.abc import Callable
 
 from django.conf import settings
@@ -92,11 +93,14 @@ def attacks_by_target(targets, attacks, *, team, uses: dict) -> list[dict]:
     ``own`` (the caller's ``team``'s own target), the team's ``attacks`` on it and ``used``:
     how many of those count against the phase's per-target limit (``uses``, by target id:
     ``target_uses``'s, empty when nothing is counted)."""
+    on_target = defaultdict(list)
+    for attack in attacks:
+        on_target[attack.target_id].append(attack)
     return [
         {
             "target": target,
             "own": team is not None and target.team_id == team.pk,
-            "attacks": [a for a in attacks if a.target_id == target.pk],
+            "attacks": on_target.get(target.pk, []),
             "used": uses.get(target.pk, 0),
         }
         for target in targets

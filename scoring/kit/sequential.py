@@ -196,17 +196,9 @@ def baseline_release(
         if kind == "num":
             order[column] = parse_numbers(order[column].to_numpy(dtype=object))
     rank = {pid: k for k, pid in enumerate(order.sort_values(list(config.qi), kind="stable").index)}
-    # Each QI's cells by pid, read once (a label lookup per group and column cost 1 ms).
-    if indexed.index.is_unique:
-        by_pid = {c: dict(zip(indexed.index, indexed[c], strict=True)) for c in config.qi}
-
-        def members_cells(column: str, pids: list) -> list:
-            return [by_pid[column][pid] for pid in pids]
-    else:
-
-        def members_cells(column: str, pids: list) -> list:
-            return indexed.loc[pids, column].tolist()
-
+    # Each QI's cells by pid, read once (a label lookup per group and column cost 1 ms); a
+    # pid is one person (the master refuses a repeated one: ``seq.master.pid_duplicate``).
+    by_pid = {c: dict(zip(indexed.index, indexed[c], strict=True)) for c in config.qi}
     rows, gid = [], 0
     for bucket in buckets:  # phase 4
         lists = {}
@@ -221,7 +213,7 @@ def baseline_release(
             if not real:  # cannot happen: the fullest value is real in every group
                 raise AssertionError("a baseline group without a real tuple")
             gid += 1
-            cells = {c: _cell(members_cells(c, real), k) for c, k in config.qi.items()}
+            cells = {c: _cell([by_pid[c][pid] for pid in real], k) for c, k in config.qi.items()}
             for value, pid in members:
                 rows.append({"gid": str(gid), "pid": pid, **cells, config.sa: value})
     frame = pd.DataFrame(rows, columns=["gid", "pid", *config.qi, config.sa])
