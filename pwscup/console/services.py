@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Membership, Team, TeamDisqualification
 from pwscup.accounts.services import team_member_remove, team_name_check
 from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.selectors import may_create_competitions
 from pwscup.competitions.services import (
     audit_record,
     competition_create,
@@ -116,8 +117,11 @@ def competition_creator_set(*, user, identifier: str, allowed: bool):
 def console_competition_create(
     *, user, name: str, slug: str, description: str = "", is_listed: bool = True
 ) -> Competition:
-    """A new competition organized by its creator (``competition_create`` checks the
-    address with ``slug_check``)."""
+    """A new competition organized by its creator, who needs the right to create
+    competitions (``PermissionDenied`` without it, whoever calls); ``competition_create``
+    checks the address with ``slug_check``."""
+    if not may_create_competitions(user=user):
+        raise PermissionDenied(console_refused_message())
     competition = competition_create(
         name=name, slug=slug, description=description, organizers=[user]
     )

@@ -7,7 +7,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.accounts.services import organizer_grant
-from pwscup.console.services import competition_creator_set
+from pwscup.competitions.models import Competition
+from pwscup.console.services import competition_creator_set, console_competition_create
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,11 @@ def test_a_superuser_grants_and_the_command_uses_the_same_service(
     assert _opens_new(client, newcomer) == 403
     call_command("allow_competitions", "newcomer")
     assert _opens_new(client, newcomer) == 200
+
+
+def test_the_creation_service_itself_refuses_an_account_without_the_right(newcomer):
+    # docs/organizers.md, step 1: the right is checked by the service, whoever calls it
+    # (not only by the console's page).
+    with pytest.raises(PermissionDenied):
+        console_competition_create(user=newcomer, name="Side door", slug="side-door")
+    assert not Competition.objects.filter(slug="side-door").exists()
