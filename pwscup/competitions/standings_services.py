@@ -189,8 +189,8 @@ def _check_division(competition: Competition, division: DivisionInput, *, curren
     if not key or slugify(key) != key or len(key) > KEY_MAX_LENGTH:
         errors.append(
             _(
-                "The division's key must be lower-case letters, digits and hyphens (at most "
-                "%(limit)s)."
+                "The division's key must be lower-case letters, digits, hyphens and "
+                "underscores (at most %(limit)s)."
             )
             % {"limit": KEY_MAX_LENGTH}
         )

@@ -30,7 +30,8 @@ class DivisionForm(forms.Form):
         # Django writes help text as HTML: escaped, "<competition>" is not read as a tag.
         help_text=escape(
             _(
-                "Its address: /c/<competition>/standings/<key>/ (lower-case letters, digits, hyphens)."
+                "Its address: /c/<competition>/standings/<key>/ (lower-case letters, digits, "
+                "hyphens, underscores)."
             )
         ),
     )

@@ -98,7 +98,8 @@ def test_a_division_key_is_a_free_slug(season):  # noqa: F811
     for key, message in (
         ("attack", "Another division already has the key attack."),
         ("add", "The key add is taken by the console; choose another."),
-        ("Two words", "lower-case letters"),
+        # The refusal names every character a key may hold (the slug rule: "_" too).
+        ("Two words", "lower-case letters, digits, hyphens and underscores"),
     ):
         with pytest.raises(ValidationError) as caught:
             standings_division_add(
@@ -129,6 +130,15 @@ def test_a_division_key_is_a_free_slug(season):  # noqa: F811
         "attack",
         "attack",
     ]
+    # An underscore is a slug's character: such a key is taken.
+    standings_division_add(
+        user=None,
+        competition=competition,
+        division=DivisionInput("attack_top"),
+        rule="weighted_rank",
+        entries=entries(rounds, "attack"),
+    )
+    assert "attack_top" in [d.key for d in standings_divisions(competition=competition)]
 
 
 def test_the_migration_makes_the_one_standings_the_first_division(season):  # noqa: F811
