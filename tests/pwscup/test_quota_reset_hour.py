@@ -8,6 +8,7 @@ import io
 import zoneinfo
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -19,7 +20,7 @@ from pwscup.competitions.models import AuditEntry, Round
 from pwscup.console.forms import QuotaResetForm
 from pwscup.submissions.selectors import QuotaDay, quota_day_of
 from tests.pwscup.bundle_helpers import START, creator, rebuilt
-from tests.pwscup.rendered_forms import form_fields_of, post_data
+from tests.pwscup.rendered_forms import FormParser, form_fields_of, post_data
 
 TOKYO = zoneinfo.ZoneInfo("Asia/Tokyo")
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
@@ -185,3 +186,25 @@ def test_a_bundle_with_an_hour_outside_the_day_is_refused(world, value):
         for message in caught.value.messages
     ), caught.value.messages
     assert Round.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_superuser_sets_the_reset_hour_on_a_2015_round_s_admin_page(client, world):
+    # docs/organizers.md: every kind's admin round page edits the name, address, order, time
+    # zone and reset hour, recorded in the audit log like a console edit (round_core_update).
+    client.force_login(
+        get_user_model().objects.create_superuser("root-reset", "root-reset@example.org", "pw")
+    )
+    url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    parser = FormParser()
+    parser.feed(client.get(url).content.decode())
+    (fields,) = [form["fields"] for form in parser.forms if form["attrs"].get("id") == "round_form"]
+    assert "quota_reset_hour" in [field["name"] for field in fields]
+    changes = {"quota_reset_hour": "9", "name": "Round renamed"}
+    response = client.post(url, post_data(fields, changes))
+    assert response.status_code == 302
+    stored = Round.objects.get(pk=world.round.pk)
+    assert (stored.quota_reset_hour, stored.name) == (9, "Round renamed")
+    entry = AuditEntry.objects.filter(round=world.round).latest("created_at")
+    assert entry.action == AuditEntry.Action.ROUND_EDITED
+    assert sorted(entry.detail["fields"]) == ["name", "quota_reset_hour"]

@@ -18,6 +18,7 @@ from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
 from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.services import round_core_update
 from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.stored import stored_bytes
@@ -49,6 +50,9 @@ def game_field(name: str, **kwargs):
 
 #: The 2015 game's settings this form edits, kept in ``Pwscup2015Round``.
 GAME_FIELDS = ("data_mode", "sample_size", "decoy_count", *RULE_FIELDS)
+
+# What every round has (``round_core_update``), edited here beside the game's settings.
+ROUND_CORE_FIELDS = ("name", "slug", "order", "timezone", "quota_reset_hour")
 
 
 class RoundAdminForm(forms.ModelForm):
@@ -90,13 +94,24 @@ class RoundAdminForm(forms.ModelForm):
 
     class Meta:
         model = Round
-        fields = ("competition", "name", "slug", "order", "original_file", "config", "timezone")
+        fields = (
+            "competition",
+            "name",
+            "slug",
+            "order",
+            "original_file",
+            "config",
+            "timezone",
+            "quota_reset_hour",
+        )
         field_classes = {"config": BoundedJSONFormField}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # A configuration file may replace it; ``scoring.load_config`` says what is missing.
         self.fields["config"].required = False
+        # Left out (a form posted before the page had it): the round's hour stays.
+        self.fields["quota_reset_hour"].required = False
         self.game = game_of(self.instance)
         if self.game is not None:
             for name in GAME_FIELDS:
@@ -111,6 +126,8 @@ class RoundAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("quota_reset_hour") is None and "quota_reset_hour" not in self.errors:
+            cleaned["quota_reset_hour"] = self.instance.quota_reset_hour
         try:
             round_settings_check(
                 slug=cleaned.get("slug"),
@@ -203,6 +220,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
             {
                 "fields": (
                     "timezone",
+                    "quota_reset_hour",
                     "auto_freeze",
                     "published_rows",
                     "frozen_at",
@@ -241,6 +259,14 @@ class Pwscup2015RoundPage(RoundPageAdmin):
     def save_model(self, request, obj, form, change):
         if not change:
             obj.kind = KEY  # this form adds rounds of the 2015 game only
+        else:
+            # What every round has goes through the core's service, as on every kind's
+            # page: checked, and recorded in the audit log like a console edit.
+            round_core_update(
+                user=request.user,
+                round=obj,
+                **{field: form.cleaned_data[field] for field in ROUND_CORE_FIELDS},
+            )
         checked = getattr(form, "checked", None)
         if checked is not None:
             round_record_data(round=obj, checked=checked)
