@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import (
     CompetitionScopedAdmin,
+    RoundRowAdmin,
     private_file_link,
     scoped_filter,
 )
@@ -98,7 +99,7 @@ class PhaseReadOnlyInline(admin.TabularInline):
         return False
 
 
-class RoundPageAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+class RoundPageAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
     """The base of a round's admin page: scoped to the competitions the user organizes.
     A kind's own page (``RoundKind.admin_round_page``) subclasses it; set ``adds_rounds``
     for the page that adds rounds."""

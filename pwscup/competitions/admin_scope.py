@@ -74,6 +74,17 @@ class NoAddAdmin:
         return False
 
 
+class RoundRowAdmin:
+    """A round, or a kind's part of one (its settings row): deleted on the round's console
+    page only, whose service (``round_delete``) refuses a round teams uploaded to, one whose
+    results were published and one an award names, records the deletion in the audit log and
+    removes the round's files. The admin's delete would skip all three, and a part deleted
+    alone leaves a round its kind cannot read: no admin page deletes either."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class ReadOnlyScopedAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     """The scoped admin of rows only the platform makes and changes (through its services):
     every field it shows (``fields``) read-only, nothing added nor changed here."""

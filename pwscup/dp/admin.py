@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, RoundRowAdmin
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.round_create import RoundBasicsForm, round_basics
@@ -72,7 +72,7 @@ class DPRoundWindowForm(WindowDatesForm, ReleaseWindowForm):
 
 
 @admin.register(DPRound)
-class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+class DPRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
     form = DPRoundWindowForm
     list_display = ("round", "opens_at", "closes_at", "scored_at")

@@ -10,7 +10,12 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, ReadOnlyScopedAdmin
+from pwscup.competitions.admin_scope import (
+    CompetitionScopedAdmin,
+    NoAddAdmin,
+    ReadOnlyScopedAdmin,
+    RoundRowAdmin,
+)
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import schedule_normalise, sequential_config_validate
@@ -114,7 +119,7 @@ class SequentialRoundForm(forms.ModelForm):
 
 
 @admin.register(SequentialRound)
-class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+class SequentialRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
     form = SequentialRoundForm
     list_display = ("round", "frozen_steps", "results_published")

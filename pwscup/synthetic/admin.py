@@ -6,7 +6,7 @@ until publication) are not shown."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
+from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, RoundRowAdmin
 from pwscup.submissions.admin_fields import TWO_SIDED_ROW_FIELDS, JobFailureAdmin
 from pwscup.submissions.upload_admin import kept_upload_admin
 from pwscup.synthetic.models import (
@@ -38,7 +38,7 @@ class DrawSizes:
 
 
 @admin.register(SyntheticRound)
-class SyntheticRoundAdmin(DrawSizes, ReadOnlyScopedAdmin):
+class SyntheticRoundAdmin(RoundRowAdmin, DrawSizes, ReadOnlyScopedAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
     fields = (*TWO_SIDED_ROW_FIELDS, "holdout_rows", "aux_rows")

@@ -2,6 +2,7 @@
 as the browser posts it, and every action the list offers answers with a message, never a
 500 and never a job of another kind, for a superuser and for a staff organizer."""
 
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -93,3 +94,39 @@ def test_a_staff_organizer_reaches_no_other_competition_s_round(arena_of, client
     assert theirs.round.name != "Taken"
     assert Round.objects.filter(pk=theirs.round.pk).exists()
     assert other_kinds_jobs(theirs.round) == []
+
+
+def round_parts(round_: Round) -> list:
+    """The rows of ``round_``'s kind that belong to it alone (its one-to-one parts: the
+    sequential, DP, synthetic or scorer settings), read from the round."""
+    parts = []
+    for relation in Round._meta.related_objects:
+        if relation.one_to_one:
+            part = relation.related_model.objects.filter(**{relation.field.name: round_}).first()
+            if part is not None:
+                parts.append(part)
+    return parts
+
+
+def test_the_admin_deletes_no_round_nor_a_round_s_part(arena_of, client):
+    """A round is deleted on its console page only (``round_delete``: refused once teams
+    uploaded, its results were published or an award names it; audited; its files removed).
+    The admin's delete skipped all three, for a superuser: it is offered on no page of a
+    round or of a kind's part of one, and a delete posted there deletes nothing."""
+    arena = arena_of()
+    boss = get_user_model().objects.create_superuser("boss48d", "boss48d@example.org", "pw")
+    client.force_login(boss)
+    rows = [arena.round, *round_parts(arena.round)]
+    for row in rows:
+        info = (row._meta.app_label, row._meta.model_name)
+        if not admin.site.is_registered(type(row)):
+            continue
+        delete = reverse("admin:{}_{}_delete".format(*info), args=[row.pk])
+        assert client.get(delete).status_code == 403, info
+        assert client.post(delete, {"post": "yes"}).status_code == 403, info
+        changelist = reverse("admin:{}_{}_changelist".format(*info))
+        client.post(
+            changelist, {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"}
+        )
+        assert type(row).objects.filter(pk=row.pk).exists(), info
+    assert Round.objects.filter(pk=arena.round.pk).exists()
