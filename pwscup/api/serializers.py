@@ -118,7 +118,6 @@ class SubmissionTypeSerializer(serializers.Serializer):
         )
     )
     counts = serializers.CharField(
-        required=False,
         allow_blank=True,
         help_text=gettext_lazy(
             "Which of the team's uploads of this type counts, in a sentence (empty: the round "

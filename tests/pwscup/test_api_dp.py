@@ -288,3 +288,11 @@ def test_a_level_the_round_does_not_have_is_404_naming_its_levels(world, languag
         assert answer.status_code == 404, answer.content
         body = answer.json()
         assert body["code"] == "not_found" and said[language] in body["message"], body
+
+
+def test_each_estimate_type_of_the_round_status_says_what_counts_as_every_kind_does(world):
+    """docs/api.md: every submission type of the round status carries ``counts`` (empty when
+    the round says nothing), the same shape for every kind."""
+    status = Client().get(api(world, "round-status"), **bearer(world.users["a"])).json()
+    assert status["submission_types"]
+    assert all(kind.get("counts") == "" for kind in status["submission_types"])

@@ -129,6 +129,7 @@ def round_status(request, access) -> dict:
                 "fields": [],
                 "files": round_api.upload_files(),  # one estimate CSV, of any name
                 "selectable": False,  # the latest valid estimate of a level counts
+                "counts": "",
             }
         )
         for charge in level.charges:
