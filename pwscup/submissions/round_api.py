@@ -24,6 +24,13 @@ def score_text(value) -> str:
     return UNDEFINED if value is None else format_number(value)
 
 
+def score_cell(value) -> float | None:
+    """A score's cell of a standings table (``ranking_table``): its exact value, a number the
+    API's ``rows_text`` writes as the pages do (``scoring.display.format_cell``: 4 decimals,
+    a whole one too); ``None`` for none."""
+    return None if value is None else float(value)
+
+
 def scores_answer(scores: dict, *, text=score_text) -> dict:
     """An upload's ``scores`` and their ``scores_text`` (``text`` of each value)."""
     return {"scores": scores, "scores_text": {key: text(value) for key, value in scores.items()}}

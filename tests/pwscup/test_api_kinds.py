@@ -301,5 +301,6 @@ def test_the_sequential_standings_in_the_attack_phase_carry_the_ranking_number(d
     [table] = board.json()["tables"]
     assert table["columns"][:4] == ["Rank", "Team", "Validity", "Safety"], table["columns"]
     rows = selectors.leaderboard_rows(sequential=world.sequential)
-    shown = {row[1]: row[3] for row in table["rows"]}
+    shown = {row[1]: row[3] for row in table["rows_text"]}
     assert shown == {row.team.name: f"{row.safety:.4f}" for row in rows}, shown
+    assert {row[1]: row[3] for row in table["rows"]} == {row.team.name: row.safety for row in rows}

@@ -262,8 +262,10 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
     assert standings.json()["note"].startswith("Provisional, on the dev half")
     dev = selectors.round_results(synthetic=world.synthetic, half="dev").attacks
     (row,) = [r for r in standings.json()["tables"][1]["rows"] if r[1] == "Team B"]
+    (text,) = [r for r in standings.json()["tables"][1]["rows_text"] if r[1] == "Team B"]
     (mine,) = [r for r in dev if r["team"].slug == "teamB"]
-    assert row[2] == score_text(mine["mean"]) and row[3] == mine["attacked"] == 1
+    assert row[2] == mine["mean"] and row[3] == mine["attacked"] == 1
+    assert text[2] == score_text(mine["mean"])
     assert (
         client.get(address(world, "round-standings"), **bearer(world.organizer)).status_code == 200
     )

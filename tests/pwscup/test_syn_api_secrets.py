@@ -196,8 +196,8 @@ def test_syn_after_publication_the_final_half_appears_and_secrets_only_when_tick
     assert standings.status_code == 200, standings.content
     release_table, attack_table = standings.json()["tables"]
     assert [row[1] for row in release_table["rows"]][-1] in {"Team A", "Team B", "Team C"}
-    assert all(row[3] == "0.0314" for row in release_table["rows"])  # the worst attack
-    assert {row[1]: row[2] for row in attack_table["rows"]} == {
+    assert all(row[3] == "0.0314" for row in release_table["rows_text"])  # the worst attack
+    assert {row[1]: row[2] for row in attack_table["rows_text"]} == {
         "Team A": "0.0314",
         "Team B": "0.0314",
     }

@@ -166,8 +166,8 @@ def round_leaderboard(request, access) -> dict:
                 row.team.name,
                 row.label,
                 exact_text(row.spent),
-                round_api.score_text(row.mean_l2),
-                round_api.score_text(row.mean_spearman),
+                round_api.score_cell(row.mean_l2),
+                round_api.score_cell(row.mean_spearman),
             ]
             for row in board.verified
         ]

@@ -19,7 +19,8 @@ from pwscup.pwscup2015.access import original_file_for, targets_for_attacker
 from pwscup.pwscup2015.leaderboards import selectors as boards
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access
 from pwscup.submissions import round_api
-from scoring.display import format_metric, undefined_note
+from scoring.display import UNDEFINED, undefined_note, undefined_symbol
+from scoring.metrics_info import METRIC_KINDS
 
 # An upload's one-line summary (``pwscup status``): utility, then safety.
 HEADLINE = ("U1", "U4", "E3", "S1")
@@ -119,12 +120,24 @@ def _anonymization_table(round, title, standings) -> dict:
         [
             row.rank,
             row.team.name,
-            round_api.score_text(row.safety),
-            *[format_metric(m, row.scores.get(m)) for m in metrics],
+            round_api.score_cell(row.safety),
+            *[_metric_cell(m, row.scores.get(m)) for m in metrics],
         ]
         for row in standings.rows()
     ]
     return round_api.ranking_table(title, [standings.label, *metrics], rows)
+
+
+def _metric_cell(metric: str, value):
+    """A metric's exact value in a standings row, typed so that ``rows_text`` writes it as
+    the pages do (``format_metric``): a whole count as an integer, another number as a
+    score; a no-value sign other than "–" (L3's ∞) as its text."""
+    if value is None:
+        sign = undefined_symbol(metric)
+        return None if sign == UNDEFINED else sign
+    if METRIC_KINDS[metric] == "count" and float(value).is_integer():
+        return int(value)
+    return float(value)
 
 
 def _attack_table(round) -> dict:
@@ -136,7 +149,7 @@ def _attack_table(round) -> dict:
             [
                 row.rank,
                 row.team.name,
-                round_api.score_text(row.mean_rate),
+                round_api.score_cell(row.mean_rate),
                 row.targets_attacked,
             ]
             for row in attack

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from pwscup.sequential import selectors
-from pwscup.sequential.api.submissions import SUBMISSION_TYPES, other_targets, score_text
+from pwscup.sequential.api.submissions import SUBMISSION_TYPES, other_targets
 from pwscup.sequential.api.views import ROUND_ENDPOINTS
 from pwscup.submissions.round_api import (
     RoundStatus,
@@ -85,8 +85,9 @@ def round_leaderboard(request, access) -> dict:
             validity = _("fails %(gates)s") % {"gates": ", ".join(row.gate_failure_labels)}
         else:
             validity = _("valid")
-        ranking = [score_text(row.safety)] if safety else []
-        scores = [score_text(row.results.get(m)) for m in metrics]
+        # The exact values: ``rows_text`` writes them as the pages do (``score_text``'s rule).
+        ranking = [row.safety] if safety else []
+        scores = [row.results.get(m) for m in metrics]
         rows.append([row.rank, row.team.name, validity, *ranking, *scores])
     frozen = {"j": sequential.frozen_steps, "n": sequential.n_releases}
     if frozen["j"]:

@@ -159,15 +159,15 @@ def round_leaderboard(request, access) -> dict:
             row["rank"],
             row["team"].name,
             _("passes") if row["passes"] else _("fails"),
-            round_api.score_text(row["worst"]),
+            round_api.score_cell(row["worst"]),
             worst_by_text(row),
-            round_api.score_text(row["u_ml"]),
-            round_api.score_text(row["u_1"]),
+            round_api.score_cell(row["u_ml"]),
+            round_api.score_cell(row["u_1"]),
         ]
         for row in results.releases
     ]
     attacks = [
-        [row["rank"], row["team"].name, round_api.score_text(row["mean"]), row["attacked"]]
+        [row["rank"], row["team"].name, round_api.score_cell(row["mean"]), row["attacked"]]
         for row in results.attacks
     ]
     order = _(
