@@ -203,12 +203,15 @@ def send_pages(kind) -> list:
 def standings_csv(request, competition_slug, round_slug):
     """``c/<comp>/<round>/standings.csv?table=<n>``: table ``n`` (from 1) of the round's
     standings (``round_standings``: the API's tables, in its order) as a spreadsheet-safe
-    CSV, under the API's access rule: 404 while the reader may not see them."""
+    CSV, under the API's access rule: 404 while the reader may not see them (a refusal, or a
+    private leaderboard's PermissionDenied, as ``declared_standings`` reads them)."""
     access = round_access(request, competition_slug, round_slug)
     try:
         tables = round_standings(request, access)["tables"]
     except Refused as refusal:
         raise Http404(refusal.message) from None
+    except PermissionDenied as denied:
+        raise Http404(str(denied)) from None
     number = digits_value(request.GET.get("table", "1"))
     if number is None or not 1 <= number <= len(tables):
         raise Http404(_("No such table."))

@@ -74,3 +74,13 @@ def test_a_dp_rounds_standings_rows_are_the_exact_errors(db):
     tables = client.get(reverse("api:round-standings", args=args), **headers).json()["tables"]
     rows = [row for table in tables for row in table["rows"] if row[1] == "Team A"]
     assert [verified["mean_l2"], verified["mean_spearman"]] in [row[-2:] for row in rows]
+
+
+def test_a_hidden_2015_leaderboards_standings_csv_is_404_to_a_signed_in_team(make_world):
+    """docs/api.md: ``standings.csv`` answers a signed-in browser under the API's rule, 404
+    while hidden (a private leaderboard), as it does in every other kind."""
+    world = make_world(leaderboard_public=False)
+    reader = Client()
+    reader.force_login(world.users["b"])
+    answer = reader.get(f"/c/{world.competition.slug}/{world.round.slug}/standings.csv?table=1")
+    assert answer.status_code == 404
