@@ -135,7 +135,6 @@ JA = {
     ),
     "Nothing to download now.": "現在ダウンロードできるものはありません。",
     "saved {path}": "保存しました: {path}",
-    "No target yet.": "まだ攻撃対象はありません。",
     "{title}: empty": "{title}: まだ行がありません",
     # transport.py
     "{message} You may submit again at {at}{wait}.": "{message} 次に提出できるのは {at}{wait} です。",

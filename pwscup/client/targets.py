@@ -30,13 +30,24 @@ def cmd_targets(api: Api, args) -> int:
 
 
 def _print_listed_targets(targets: list) -> int:
-    """A 2015 round's targets (its ``targets/`` endpoint): slug, team, rows, version."""
+    """A 2015 round's targets (its ``targets/`` endpoint): slug, team, rows, version; none
+    yet (before the freeze) is said as in a round of any kind (``_none_now``)."""
     rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
-    if rows:
-        print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
-    else:
-        print(tr("No target yet."))
+    if not rows:
+        raise _none_now()
+    print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
     return 0
+
+
+def _none_now() -> UsageError:
+    """No target to list now (a two-sided round before its freeze, a round of none): said
+    so, exit 2, whatever the round's game."""
+    return UsageError(
+        tr(
+            "this round lists no targets now (a round with an attack phase lists them once "
+            "its releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`"
+        )
+    )
 
 
 def _download_targets_files(api: Api, status: dict, folder: Path) -> None:
@@ -87,12 +98,7 @@ def _targets_of_an_upload_field(status: dict, *, downloading: bool = False) -> i
         _where_their_files_come(downloading)
         return 0
     if not choices:
-        raise UsageError(
-            tr(
-                "this round lists no targets now (a round with an attack phase lists them once "
-                "its releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`"
-            )
-        )
+        raise _none_now()
     print(table([tr("target")], [[slug] for slug in dict.fromkeys(choices)]))
     _where_their_files_come(downloading)
     return 0

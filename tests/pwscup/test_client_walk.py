@@ -292,6 +292,24 @@ def test_targets_of_a_round_that_lists_none_is_said_so(monkeypatch):
         args.run(_AttackRound([]), args)
 
 
+class _FirstGameRound(_AttackRound):
+    """A 2015 round's API before its freeze: its targets endpoint lists none yet."""
+
+    def get(self, path):
+        return [] if path.endswith("targets/") else super().get(path)
+
+
+def test_targets_of_a_2015_round_before_its_freeze_is_said_as_in_every_kind(monkeypatch):
+    """docs/api.md: before the targets exist (a two-sided round before its freeze) `targets`
+    says the round lists no targets now, exit 2, whatever the round's game."""
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    args = cli.build_parser().parse_args(["targets", "c/r1"])
+    with pytest.raises(
+        UsageError, match=r"this round lists no targets now \(a round with an attack phase"
+    ):
+        args.run(_FirstGameRound([]), args)
+
+
 @pytest.mark.django_db
 def test_an_invalid_upload_names_the_field_in_the_client_s_words(
     world, client, logged_in_to, monkeypatch, capsys
