@@ -3,8 +3,10 @@ kind's URL patterns (its pages and its console pages). A kind's views use
 ``pwscup.accounts.access.kind_view``."""
 
 import functools
+import re
 
-from django.urls import URLPattern, URLResolver, include, path, register_converter
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import Resolver404, URLPattern, URLResolver, include, path, register_converter
 
 from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, kind_view, round_access
 from pwscup.kinds.registry import all_kinds, kind_of
@@ -14,6 +16,9 @@ from pwscup.pages.declared import declared_round_page, send_pages, standings_csv
 from pwscup.pages.voids import void_pages
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
+# A round's address with a value in each part (``_sample_path``).
+_SAMPLE_ROUND = "c/competition/round/"
+_CONVERTED = re.compile(r"<[^<>]+>")
 
 register_converter(TabConverter, "round_tab")
 
@@ -132,6 +137,7 @@ def kind_urlpatterns() -> list:
     ]
     for kind in all_kinds():
         pages = [*kind.url_patterns(), *endpoint_pages(kind), *send_pages(kind), *void_pages(kind)]
+        _routes_free(pages, taken=patterns, key=kind.key)
         confined = _confine_patterns(pages, kind.key)
         if kind.namespace:
             patterns.append(
@@ -140,3 +146,39 @@ def kind_urlpatterns() -> list:
         else:
             patterns.append(path(ROUND_PREFIX, include(confined)))
     return patterns
+
+
+def _routes(patterns, prefix: str = ""):
+    """Every route of ``patterns`` with the routes of the includes it passes through."""
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            yield from _routes(entry.url_patterns, prefix + str(entry.pattern))
+        else:
+            yield prefix + str(entry.pattern)
+
+
+def _resolves(patterns, path_info: str):
+    """The match of ``path_info`` by the first of ``patterns`` that answers it, else ``None``."""
+    try:
+        return path("", include(patterns)).resolve(path_info)
+    except Resolver404:
+        return None
+
+
+def _routes_free(pages, *, taken, key: str) -> None:
+    """Refuse a kind's page at a route that ``taken`` (the core's round pages and the kinds
+    mounted before it) already answers: the first pattern that matches a path answers it, so
+    the kind's page would never be reached, the other one answering 404 on its rounds. Each
+    route is tried with a value in each converted part (``1``: an int, a slug, a str); a
+    route whose own pattern does not take that value is not tried."""
+    for route in _routes(pages):
+        sample = _SAMPLE_ROUND + _CONVERTED.sub("1", route)
+        if _resolves([path(ROUND_PREFIX, include(pages))], sample) is None:
+            continue
+        earlier = _resolves(taken, sample)
+        if earlier is not None:
+            raise ImproperlyConfigured(
+                f"The round kind {key!r} has a page at {route!r} under the round, which the "
+                f"page {earlier.view_name!r} answers first: give the kind's pages a folder "
+                f"of their own ('{key}/...')."
+            )
