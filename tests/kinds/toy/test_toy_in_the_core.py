@@ -66,7 +66,7 @@ def test_a_kind_s_pages_are_namespaced_by_its_key(client, world, toy_round):
         "toygame:hello",
         kwargs={"competition_slug": world.competition.slug, "round_slug": "toy", "word": "w"},
     )
-    assert url == f"/c/{world.competition.slug}/toy/hello/w/"
+    assert url == f"/c/{world.competition.slug}/toy/toy/hello/w/"
     response = _login(client, world).get(url)
     assert response.status_code == 200
     assert response.content.decode() == f"hello w from Toy round ({world.competition.slug})"
@@ -76,7 +76,7 @@ def test_a_kind_s_pages_answer_404_for_a_round_of_another_kind(client, world, to
     _login(client, world)
     comp = world.competition.slug
     # the toy's page on the first kind's round
-    assert client.get(f"/c/{comp}/{world.round.slug}/hello/w/").status_code == 404
+    assert client.get(f"/c/{comp}/{world.round.slug}/toy/hello/w/").status_code == 404
     # the first kind's pages (which call round_access themselves) on the toy's round
     for page in ("leaderboard/", "status.json", "config.json", "original.csv", "matrix/"):
         assert client.get(f"/c/{comp}/toy/{page}").status_code == 404, page
@@ -86,7 +86,7 @@ def test_a_kind_s_pages_answer_404_for_a_round_of_another_kind(client, world, to
 def test_a_kind_s_pages_keep_the_core_s_access_rules(client, world, toy_round):
     world.competition.is_listed = False
     world.competition.save()
-    url = f"/c/{world.competition.slug}/toy/hello/w/"
+    url = f"/c/{world.competition.slug}/toy/toy/hello/w/"
     assert client.get(url).status_code == 404  # a visitor does not see an unlisted competition
     assert _login(client, world).get(url).status_code == 200
 

@@ -15,5 +15,5 @@ def hello(request, access, word):
 
 
 urlpatterns = [
-    path("hello/<slug:word>/", hello, name="hello"),
+    path("toy/hello/<slug:word>/", hello, name="hello"),  # in a folder of its own
 ]
