@@ -19,7 +19,7 @@ from pwscup.competitions.models import UploadDates, UploadLimits
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.messages import CatalogueMessages
-from pwscup.submissions.models import KeptUpload, Status
+from pwscup.submissions.models import KeptUpload, Status, VoidableUpload
 from scoring.dp.errors import method_text, render_dp
 from scoring.dp.messages import DP_MESSAGES
 
@@ -141,10 +141,10 @@ class Charge(models.Model):
         return list(zip(cells, self.reply.get("answer", []), strict=False))
 
 
-class Estimate(CatalogueMessages, KeptUpload):
+class Estimate(CatalogueMessages, KeptUpload, VoidableUpload):
     """A team's estimate of the workload at one level, kept as uploaded (or as built by the
     platform from a release or an answer); the last valid one (FINISHED, "valid" in the
-    pages) counts. Its scores are computed after the close only."""
+    pages) that is not voided counts. Its scores are computed after the close only."""
 
     UPLOAD_FOLDER = "dp"
     SCORED_ON_CHECK = False  # scored at the close (spec §7.4)

@@ -10,7 +10,9 @@ from fractions import Fraction
 from pwscup.core.time_zones import answer_moment
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.kinds.rows import kind_row
+from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import first_finished
+from pwscup.submissions.voids import counted, counted_among
 from scoring.dp.exact import exact_text, format_epsilon
 
 
@@ -46,7 +48,8 @@ class LevelView:
 
     @property
     def current_estimate(self):
-        return first_finished(self.estimates)
+        """The level's estimate that counts: the team's latest valid one not voided."""
+        return first_finished(counted_among(self.estimates))
 
 
 def dp_round_of(round) -> DPRound:
@@ -99,10 +102,10 @@ def team_charge(*, dp_round: DPRound, team, level: str, number: int) -> Charge |
 
 
 def final_estimates(*, dp_round: DPRound, level: str) -> list[Estimate]:
-    """Each team's last valid estimate at ``level`` (the one that counts)."""
+    """Each team's last valid estimate at ``level`` not voided (the one that counts)."""
     chosen: dict[int, Estimate] = {}
     for estimate in (
-        Estimate.objects.filter(dp_round=dp_round, level=level, status=Estimate.Status.FINISHED)
+        counted(Estimate.objects.filter(dp_round=dp_round, level=level, status=Status.FINISHED))
         .select_related("team")
         .order_by("-created_at", "-id")
     ):
@@ -136,7 +139,7 @@ def organizer_overview(*, dp_round: DPRound) -> list[dict]:
                 budget=format_epsilon(Fraction(ledger.budget)),
             )
     for team_id, level in (
-        Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.FINISHED)
+        counted(Estimate.objects.filter(dp_round=dp_round, status=Status.FINISHED))
         .values_list("team_id", "level")
         .distinct()
     ):

@@ -197,6 +197,7 @@ def send_pages(kind) -> list:
     return [
         path(f"{declared.path}/send/", _send_view(kind, declared), name=f"{declared.url_name}-send")
         for declared in kind.submission_types()
+        if declared.has_create
     ]
 
 

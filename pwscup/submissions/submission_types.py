@@ -66,6 +66,10 @@ class SubmissionType:
       answer (list, retrieve, select) and the 202's are, when a serializer describes them
       (``None``: a JSON object);
     * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has;
+      ``has_create``: whether the core takes its uploads (``POST <path>/``, the Submit tab's
+      ``<path>/send/``, an entry in the status's ``submission_types``); a type the kind
+      takes by hand elsewhere (at one address per window) declares ``False`` and is
+      served the rest (list, detail, its uploads in the status, voids);
     * ``organizers_read``: an organizer of the round reads any team's upload and its file,
       as on the kind's pages (its ``own`` finds the upload without a team);
     * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
@@ -95,6 +99,7 @@ class SubmissionType:
     file_name = "file"
     file_media_type = "application/octet-stream"
     has_select = False
+    has_create = True
     organizers_read = False
     # Whether its uploads may be voided, and withdrawn by their team
     # (``pwscup.submissions.voids.VoidableUploads``).
@@ -333,11 +338,12 @@ def listed_types(types, access):
 
 def declared_status(types, access) -> dict:
     """The round status's ``submission_types`` and ``uploads`` of a kind's declared types for
-    the caller: the types listed now, the team's uploads of every one of them, newest first
-    (nothing for a caller outside the round's teams)."""
+    the caller: the types listed now that the core takes (``has_create``), the team's uploads
+    of every one of them, newest first (nothing for a caller outside the round's teams)."""
     entries, uploads = [], []
     for declared, part in listed_types(types, access):
-        entries.append(declared.status_entry(part, access))
+        if declared.has_create:
+            entries.append(declared.status_entry(part, access))
         uploads.extend(_status_upload(answer) for answer in declared.answers(part, access))
     uploads.sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return {"submission_types": entries, "uploads": uploads}

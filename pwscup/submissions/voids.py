@@ -132,7 +132,8 @@ class VoidableUploads:
       targets, ``(target model, its field naming the upload)``: such an upload is never
       voided, since the attacks on it were made on its files (``void_refusal``, the one
       rule every kind's release type follows);
-    * ``void_refusal(upload)``: why this upload cannot be voided (``""``: it can);
+    * ``void_refusal(upload)``: why this upload cannot be voided, nor restored (``""``: it
+      can; e.g. once the round is scored, where that would change its results);
     * ``void_lock(part)``: lock what the kind's freeze locks (by default the part's row,
       as ``two_sided_freeze`` does), taken by a void before its refusals are read: a void
       sent during a freeze waits for it and finds its release published, never voids a

@@ -114,7 +114,7 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
     )
     built = post(
         client,
-        api(world, "dp-estimates", level="eps-4"),
+        api(world, "dp-level-estimates", level="eps-4"),
         {"from_release": number, "estimator": "BR"},
         headers,
     )
@@ -133,14 +133,14 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = client.post(
-        api(world, "dp-estimates", level="eps-1"),
+        api(world, "dp-level-estimates", level="eps-1"),
         {"file": SimpleUploadedFile("estimate.csv", ("\n".join(lines) + "\n").encode())},
         **bearer(world.users["b"]),
     )
     # Kept and queued: a worker checks it (202), never the request.
     assert upload.status_code == 202 and upload.json()["status"] == "queued"
     bad = client.post(
-        api(world, "dp-estimates", level="eps-1"),
+        api(world, "dp-level-estimates", level="eps-1"),
         {"file": SimpleUploadedFile("estimate.csv", b"target,gender,count\n")},
         **bearer(world.users["b"]),
     )
@@ -281,7 +281,7 @@ def test_a_level_the_round_does_not_have_is_404_naming_its_levels(world, languag
     answers = [
         post(client, api(world, "dp-queries", level="eps-9"), {"type": "histogram"}, headers),
         post(client, api(world, "dp-releases", level="eps-9"), {"groups": []}, headers),
-        post(client, api(world, "dp-estimates", level="eps-9"), {"from_answer": 1}, headers),
+        post(client, api(world, "dp-level-estimates", level="eps-9"), {"from_answer": 1}, headers),
         client.get(api(world, "dp-ledger", level="eps-9"), **headers),
     ]
     for answer in answers:

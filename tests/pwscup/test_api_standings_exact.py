@@ -59,7 +59,7 @@ def test_a_dp_rounds_standings_rows_are_the_exact_errors(db):
         **headers,
     )
     client.post(
-        reverse("api:dp-estimates", args=[*args, "eps-4"]),
+        reverse("api:dp-level-estimates", args=[*args, "eps-4"]),
         json.dumps({"from_release": release.json()["charge_no"], "estimator": "BR"}),
         content_type="application/json",
         **headers,

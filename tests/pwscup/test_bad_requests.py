@@ -74,7 +74,7 @@ def test_a_json_body_over_the_limit_is_the_apis_400_in_the_callers_language(worl
 
 def test_too_many_fields_is_the_apis_400(world):
     response = Client().post(
-        api(world, "dp-estimates"),
+        api(world, "dp-level-estimates"),
         {f"field{i}": "1" for i in range(10_100)},
         HTTP_ACCEPT_LANGUAGE="en",
         **bearer(world.users["a"]),
@@ -88,7 +88,7 @@ def test_too_many_fields_is_the_apis_400(world):
 def test_a_file_name_too_long_to_read_is_refused_with_nothing_stored(world):
     body, content_type = multipart("a" * 1100 + ".csv", toy_csv())
     response = Client().post(
-        api(world, "dp-estimates"),
+        api(world, "dp-level-estimates"),
         body,
         content_type=content_type,
         HTTP_ACCEPT_LANGUAGE="ja",
@@ -102,7 +102,10 @@ def test_a_file_name_too_long_to_read_is_refused_with_nothing_stored(world):
     # A long name Django can read (255 characters at most are kept) is an ordinary upload.
     body, content_type = multipart("b" * 600 + ".csv", toy_csv())
     accepted = Client().post(
-        api(world, "dp-estimates"), body, content_type=content_type, **bearer(world.users["a"])
+        api(world, "dp-level-estimates"),
+        body,
+        content_type=content_type,
+        **bearer(world.users["a"]),
     )
     assert accepted.status_code == 202, accepted.content
     assert len(Estimate.objects.get().original_filename) == 255

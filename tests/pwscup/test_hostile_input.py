@@ -212,7 +212,7 @@ def test_dp_api_refuses_a_deeply_nested_body_and_a_fractional_charge_number(dp):
         reverse("api:dp-queries", kwargs=kwargs), DEEP, content_type="application/json", **headers
     )
     assert deep.status_code == 400 and "nested" in deep.json()["message"]
-    estimates = reverse("api:dp-estimates", kwargs=kwargs)
+    estimates = reverse("api:dp-level-estimates", kwargs=kwargs)
     for value in (1.5, "1e2", True):
         reply = Client().post(
             estimates,

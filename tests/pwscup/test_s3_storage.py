@@ -550,7 +550,7 @@ def test_a_dp_estimate_and_release_on_the_bucket(s3_site):
         + "gender,F,,4\ngender,M,,6\n"
     ).encode()
     uploaded = requests.post(
-        s3_site.base + reverse("api:dp-estimates", kwargs={**args, "level": "eps-1"}),
+        s3_site.base + reverse("api:dp-level-estimates", kwargs={**args, "level": "eps-1"}),
         headers=headers,
         files={"file": ("estimate.csv", estimate_bytes, "text/csv")},
         timeout=30,

@@ -1,5 +1,6 @@
 """The REST endpoints of every declared submission type (``pwscup.submissions.submission_types``),
-served by the core for every kind: list, upload (**202**), one upload, its file, select. A
+served by the core for every kind: list, upload (**202**; not for a type declaring
+``has_create = False``), one upload, its file, select. A
 kind writes none of these views; it declares the type, and ``submission_urlpatterns`` mounts
 them under the round with their OpenAPI schema (summaries and operation ids from the
 declaration, one view class per type so that the schema tells the types apart)."""
@@ -182,7 +183,11 @@ def submission_urlpatterns(kind) -> list:
                 description=declared.description,
             ),
         }
-        list_view = _view(ListView, declared, kind.key, schemas, upload_serializer=form)
+        extra = {"upload_serializer": form}
+        if not declared.has_create:  # its uploads are taken elsewhere: the list only
+            del schemas["post"]
+            extra["http_method_names"] = ["get", "head", "options"]
+        list_view = _view(ListView, declared, kind.key, schemas, **extra)
         patterns.append(path(prefix, list_view, name=f"{name}s"))
         responses = {200: one, **errors(401, 404)}
         schemas = {"get": _schema(declared, "retrieve", "_retrieve", responses)}

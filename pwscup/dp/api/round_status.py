@@ -1,100 +1,39 @@
 """The DP round's answers to the API's round status and standings, the same shape for every
-kind (``RoundKind.api_round_status``, ``api_leaderboard``), and the two endpoints they point
-to beside ``api.py``'s:
+kind (``RoundKind.api_round_status``, ``api_leaderboard``), and the round's files they point
+to:
 
-* ``GET dp/estimates/<id>/``        one of my team's estimates (its status; scores after the
-  close), the upload's address a client polls;
 * ``GET dp/sample_estimate.csv``    the Data tab's sample estimate (the uniform one);
 * ``GET dp/dp_config.json``, ``dp/practice_table.csv``  the kit's configuration and practice
   table, what the kit's commands read.
 
-The same access rules as the pages: a team member (or an organizer) of a DP round, else 404;
-the hidden table is never served, scores only once the round is closed and scored.
+The team's estimates in the status, and their addresses (``dp/estimates/<id>/``), are the
+declared type's (``submissions.py``). The same access rules as the pages: a team member (or
+an organizer) of a DP round, else 404; the hidden table is never served, scores only once
+the round is closed and scored.
 """
 
 from django.http import Http404
-from django.urls import path, reverse
-from django.utils import timezone
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response, json_text_response
-from pwscup.core.rest import ROUND_PREFIX, errors
+from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.dp import kit, services
-from pwscup.dp.api.views import dp_access
-from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.api.submissions import dp_part, estimate_type_key
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.dp.selectors import dp_round_of, team_level, team_levels
+from pwscup.dp.selectors import team_levels
 from pwscup.submissions import round_api
 from pwscup.submissions.round_endpoints import RoundEndpoint
 from scoring.dp.exact import exact_text, format_epsilon
 
-SCORES = ("mean_l2", "mean_spearman")
-
-
-def _type_key(level: str) -> str:
-    return f"estimate-{level}"
-
-
-def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final: bool) -> dict:
-    """An estimate as every kind's upload reads in the API; its scores once the round is
-    scored (``scored``: ``services.dp_round_results_ready``), never before; ``final``: it is
-    its level's current estimate (the latest valid one, which counts)."""
-    round_ = dp_round.round
-    scores = {m: estimate.scores.get(m) for m in SCORES if m in estimate.scores} if scored else {}
-    return {
-        "type": _type_key(estimate.level),
-        "id": estimate.pk,
-        "number": estimate.number,
-        "status": estimate.status,
-        "created_at": timezone.localtime(estimate.created_at),  # as every answer's times
-        "about": _("level %(level)s") % {"level": estimate.level},
-        "message": estimate.message_text,
-        "note": estimate.method,
-        "remark": "",
-        "scores": {m: v for m, v in scores.items() if not isinstance(v, str)},
-        "scores_text": {
-            m: round_api.score_text(v) if not isinstance(v, str) else v for m, v in scores.items()
-        },
-        "final": final,
-        "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
-    }
-
-
-class EstimateDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: JSON_OBJECT, **errors(401, 404)},
-        summary=gettext_lazy("One of my team's estimates: its status (scores after the close)"),
-    )
-    def get(self, request, competition_slug, round_slug, pk):
-        access, dp_round = dp_access(request, competition_slug, round_slug)
-        estimate = Estimate.objects.filter(pk=pk, dp_round=dp_round, team=access.team).first()
-        if estimate is None:
-            raise Http404
-        scored = services.dp_round_results_ready(dp_round=dp_round)
-        current = team_level(dp_round=dp_round, team=access.team, level=estimate.level)
-        final = current is not None and current.current_estimate == estimate
-        return Response(estimate_json(estimate, dp_round=dp_round, scored=scored, final=final))
-
-
-def _dp_round(access) -> DPRound:
-    try:
-        return dp_round_of(access.round)
-    except DPRound.DoesNotExist:
-        raise Http404 from None
-
 
 def round_status(request, access) -> dict:
     """``DPKind.api_round_status``: one estimate upload per level (open while the release
-    phase is), the sample estimate and the team's own releases, the team's estimates."""
+    phase is), the sample estimate and the team's own releases (the team's estimates are
+    the declared type's)."""
     answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
     answer["metrics"] = [
         round_api.metric("mean_l2", _("mean L2 error"), headline=True),
@@ -102,7 +41,7 @@ def round_status(request, access) -> dict:
     ]
     if not round_api.is_participant(access):
         return answer
-    dp_round = _dp_round(access)
+    dp_round = dp_part(access)
     args = round_api.round_args(access.round)
     answer["downloads"] += [
         round_api.download(
@@ -116,15 +55,13 @@ def round_status(request, access) -> dict:
     if access.team is None:
         return answer
     is_open = dp_round.is_open()
-    scored = services.dp_round_results_ready(dp_round=dp_round)
-    uploads = []
     for level in team_levels(dp_round=dp_round, team=access.team):
         answer["submission_types"].append(
             {
-                "key": _type_key(level.id),
+                "key": estimate_type_key(level.id),
                 "label": _("Estimate at level %(level)s (ε = %(epsilon)s)")
                 % {"level": level.id, "epsilon": format_epsilon(level.budget)},
-                "url": reverse("api:dp-estimates", args=[*args, level.id]),
+                "url": reverse("api:dp-level-estimates", args=[*args, level.id]),
                 "open": is_open,
                 "fields": [],
                 "files": round_api.upload_files(),  # one estimate CSV, of any name
@@ -143,18 +80,13 @@ def round_status(request, access) -> dict:
                         reverse("api:dp-release-file", args=[*args, level.id, charge.number]),
                     )
                 )
-        uploads += [
-            estimate_json(e, dp_round=dp_round, scored=scored, final=e == level.current_estimate)
-            for e in level.estimates
-        ]
-    answer["uploads"] = sorted(uploads, key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return answer
 
 
 def round_leaderboard(request, access) -> dict:
     """``DPKind.api_leaderboard``: the per-level tables and the overall ranking of the
     leaderboard page, after the close only (404 ``not_closed`` before: no score leaks)."""
-    dp_round = _dp_round(access)
+    dp_round = dp_part(access)
     if not services.dp_round_results_ready(dp_round=dp_round):
         raise Refused(_("Scores are published after the close."), status=404, code="not_closed")
     boards = level_boards(dp_round=dp_round)
@@ -189,12 +121,6 @@ def round_leaderboard(request, access) -> dict:
     return {"note": "", "tables": tables}
 
 
-# Mounted with ``api.api_urlpatterns`` (``DPKind.api_url_patterns``).
-api_round_urlpatterns = [
-    path(ROUND_PREFIX + "dp/estimates/<int:pk>/", EstimateDetailView.as_view(), name="dp-estimate"),
-]
-
-
 def _kit_reader(access) -> None:
     """The kit's files are for a team member or an organizer of the round (the kit page's
     rule), else 404."""
@@ -225,7 +151,7 @@ ROUND_ENDPOINTS = [
         "dp/sample_estimate.csv",
         "dp-sample-estimate",
         sample_estimate,
-        part=_dp_round,
+        part=dp_part,
         responses=CSV_ANSWER,
         summary=gettext_lazy(
             "The sample estimate (uniform counts), an estimate.csv that uploads as is"
@@ -235,7 +161,7 @@ ROUND_ENDPOINTS = [
         "dp/dp_config.json",
         "dp-config",
         config_file,
-        part=_dp_round,
+        part=dp_part,
         responses={200: JSON_OBJECT, **errors(401, 404)},
         summary=gettext_lazy(
             "The round's public configuration (dp_config.json, for python -m scoring dp)"
@@ -245,7 +171,7 @@ ROUND_ENDPOINTS = [
         "dp/practice_table.csv",
         "dp-practice-table",
         practice_table,
-        part=_dp_round,
+        part=dp_part,
         responses=CSV_ANSWER,
         summary=gettext_lazy(
             "The kit's practice table: random rows over the public values, not the hidden table"

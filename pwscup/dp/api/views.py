@@ -180,7 +180,7 @@ def _estimate_json(estimate: Estimate) -> dict:
     round_ = estimate.dp_round.round
     return {
         "id": estimate.pk,
-        # Where a client polls it (``api_round.EstimateDetailView``).
+        # Where a client polls it (the declared type's, ``submissions.py``).
         "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
         "number": estimate.number,
         "level": estimate.level,
@@ -315,6 +315,6 @@ api_urlpatterns = [
         ReleaseFileView.as_view(),
         name="dp-release-file",
     ),
-    path(LEVEL + "estimates/", EstimateView.as_view(), name="dp-estimates"),
+    path(LEVEL + "estimates/", EstimateView.as_view(), name="dp-level-estimates"),
     path(ROUND_PREFIX + "dp/leaderboard/", LeaderboardView.as_view(), name="dp-leaderboard"),
 ]

@@ -19,6 +19,7 @@ from pwscup.submissions.services.uploads import (
     next_upload_number,
     upload_keep,
 )
+from pwscup.submissions.voids import counted
 from scoring.dp.errors import DPError
 
 # --- estimates -----------------------------------------------------------------------------
@@ -248,13 +249,10 @@ def _own_charge(dp_round, team, level, charge_no, kind) -> Charge:
 
 
 def _current_estimate(dp_round, team, level) -> Estimate | None:
-    return (
-        Estimate.objects.filter(
-            dp_round=dp_round, team=team, level=level, status=Estimate.Status.FINISHED
-        )
-        .order_by("-created_at", "-id")
-        .first()
+    estimates = Estimate.objects.filter(
+        dp_round=dp_round, team=team, level=level, status=Estimate.Status.FINISHED
     )
+    return counted(estimates).order_by("-created_at", "-id").first()
 
 
 # --- declared-upload mode (spec §8.2) --------------------------------------------------------

@@ -126,10 +126,16 @@ def _chosen(scope: VoidScope, *, upload_pk, before, team):
         uploads = uploads.filter(team=team)
     chosen = list(uploads.select_related("team"))
     for upload in chosen:
-        refusal = scope.declared.void_refusal(upload)
-        if refusal:
-            raise Refused(f"{upload.team} {upload.label}: {refusal}", status=409)
+        _refusal_check(scope, upload)
     return chosen
+
+
+def _refusal_check(scope: VoidScope, upload) -> None:
+    """Refuse (409) a void or a restore of ``upload`` the kind refuses now
+    (``void_refusal``), read under the kind's lock (``void_lock``)."""
+    refusal = scope.declared.void_refusal(upload)
+    if refusal:
+        raise Refused(f"{upload.team} {upload.label}: {refusal}", status=409)
 
 
 def uploads_void(
@@ -175,7 +181,8 @@ def _mark(uploads: list, *, user, reason: str, withdrawn: bool) -> list:
 
 def upload_restore(scope: VoidScope, *, upload_pk: int, user) -> None:
     """The organizers restore a voided upload (voided by them or withdrawn by its team): it
-    counts again, as before; its team is told."""
+    counts again, as before; its team is told. The kind's ``void_refusal`` refuses it as it
+    refuses a void (a change of what counts it does not take now)."""
     upload = scope.uploads().filter(pk=upload_pk, voided_at__isnull=False).first()
     if upload is None:
         raise Refused(
@@ -183,6 +190,8 @@ def upload_restore(scope: VoidScope, *, upload_pk: int, user) -> None:
         )
     with transaction.atomic():
         ranking_version_bump(round_ids=[scope.round.pk])
+        scope.declared.void_lock(scope.declared.part(scope.access))
+        _refusal_check(scope, upload)
         type(upload).objects.filter(pk=upload.pk).update(
             voided_at=None, voided_by=None, void_reason="", withdrawn=False
         )
