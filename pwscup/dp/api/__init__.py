@@ -6,12 +6,8 @@ package by its name (the kind's ``api_module``)."""
 
 from pwscup.dp.api.round_status import ROUND_ENDPOINTS, round_leaderboard, round_status
 from pwscup.dp.api.submissions import SUBMISSION_TYPES
-from pwscup.dp.api.views import api_urlpatterns as urlpatterns
+from pwscup.dp.api.views import api_urlpatterns
 
-__all__ = [
-    "ROUND_ENDPOINTS",
-    "SUBMISSION_TYPES",
-    "round_leaderboard",
-    "round_status",
-    "urlpatterns",
-]
+urlpatterns = [*api_urlpatterns]
+
+__all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]
