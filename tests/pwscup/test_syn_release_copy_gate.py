@@ -74,8 +74,9 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
         ("ja", "公開されません", "R_copy(メンバー) − R_copy(ホールドアウト) ≤ 0.1"),
     ):
         page = html.unescape(client.get(submit, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        # The release's rows: its line, then the message under it (rounds/_message_row.html).
         row = page[page.index(f'data-testid="release-{copy_a.pk}"') :]
-        row = row[: row.index("</tr>")]
+        row = row[: row.index("</tbody>")]
         assert 'data-testid="gate-copy"' in row and "R_copy ✗" in row
         # The gate's figures: value − reference = excess > limit, and the reference's column.
         # The gate's figures: value − reference = excess > limit, and the reference's column.
