@@ -74,3 +74,26 @@ def test_the_copy_gate_s_verdict_on_a_scored_release_reads_inside_the_frame(
         screenshot(page, f"syn-copy-gate-verdict-{language}-{width}")
 
     read_each_view(web, f"/c/synmsg/{world.round.slug}/submit/", verdict)
+
+
+def test_the_synthetic_releases_table_fits_a_laptop(web, live_server, screenshot):
+    """At 1280 px the table ran 1,556 px wide in its 1,210 px frame (Japanese: 1,644 px): the
+    Final column, with its "Make this my final release" button, lay off the frame's right
+    edge. Its headers and the gates' figures wrap now; the table fits."""
+    world = syn.syn_world(slug="synwide", letters="ab", password=PASSWORD)
+    copy = syn.release(world, "a", syn.copy_release(world, "a"))
+    assert copy.message_code, copy.status
+    kept = [syn.release(world, "a", syn.baseline_release(world, "a", seed=s)) for s in (1, 2)]
+    log_in_by_cookie(web, live_server.url, world.users["a"].username)
+    address = f"/c/synwide/{world.round.slug}/submit/"
+    web.set_viewport_size({"width": 1280, "height": 900})
+    for language in ("en", "ja"):
+        web.goto(address)
+        switch_language(web, language)
+        frame = web.get_by_test_id("releases").locator(".scroll")
+        assert frame.evaluate("e => [e.scrollWidth, e.clientWidth]") == frame.evaluate(
+            "e => [e.clientWidth, e.clientWidth]"
+        ), language
+        button = web.get_by_test_id(f"select-{kept[0].pk}")
+        assert inside_frame(button), (language, button.evaluate(ACROSS))
+        screenshot(web, f"syn-releases-laptop-{language}")
