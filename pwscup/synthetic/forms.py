@@ -97,7 +97,9 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
     )
     u_1_max = forms.FloatField(
         label=_("Gate: most U_1"),
-        help_text=_("A release above it gets no rank: listed last, in no standings."),
+        help_text=_(
+            "A release above it gets no rank: listed last, in no standings. From 0 to 1, as U_1 is."
+        ),
     )
     r_copy_excess_max = forms.FloatField(
         label=_("Gate: most R_copy beyond chance"),

@@ -233,20 +233,22 @@ def _bandwidth(value: Any) -> float:
 
 
 def _gate_values(raw: Any) -> dict[str, float]:
-    """The three gates as numbers (the copy gate under its current name, a share)."""
+    """The three gates as numbers (the copy gate under its current name). ``U_1`` and the
+    copy excess are shares, so their bounds are too: a ``u_1_max`` below 0 would rank no
+    release."""
     gates, copy_key = _gates(raw)
-    r_copy_excess_max = _fraction(gates[copy_key], f"gates.{copy_key}")
-    if not 0 <= r_copy_excess_max <= 1:
-        raise bad_value(
-            f"gates.{copy_key}",
-            expect("share"),
-            clip(gates[copy_key]),
-        )
     return {
         "u_ml_min": _fraction(gates["u_ml_min"], "gates.u_ml_min"),
-        "u_1_max": _fraction(gates["u_1_max"], "gates.u_1_max"),
-        "r_copy_excess_max": r_copy_excess_max,
+        "u_1_max": _share(gates["u_1_max"], "gates.u_1_max"),
+        "r_copy_excess_max": _share(gates[copy_key], f"gates.{copy_key}"),
     }
+
+
+def _share(value: Any, key: str) -> float:
+    share = _fraction(value, key)
+    if not 0 <= share <= 1:
+        raise bad_value(key, expect("share"), clip(value))
+    return share
 
 
 def _known_keys(data: Any) -> dict:

@@ -198,3 +198,16 @@ def test_a_bad_limit_is_refused_by_its_key(key, value):
     assert caught.value.code == "syn.config.bad_value"
     assert caught.value.params["key"] == f"gates.{key}"
     assert f"gates.{key}" in caught.value.render("ja")
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.5])
+def test_the_u_1_gate_is_a_share_too(value):
+    """``U_1`` is a mean total variation distance, 0 to 1: a ``u_1_max`` below 0 ranked no
+    release at all, and the console took it without a word."""
+    with pytest.raises(SynthError) as caught:
+        parse_config({"columns": {"y": "categorical"}, "label": "y", "gates": {"u_1_max": value}})
+    assert caught.value.code == "syn.config.bad_value"
+    assert caught.value.params["key"] == "gates.u_1_max"
+    assert "0 以上 1 以下" in caught.value.render("ja")
+    own = {"columns": {"y": "categorical"}, "label": "y", "gates": {"u_1_max": 0.0}}
+    assert parse_config(own).u_1_max == 0.0

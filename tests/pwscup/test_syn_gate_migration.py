@@ -1,0 +1,61 @@
+"""``synthetic.0009`` brings a stored ``gates.u_1_max`` outside 0–1 to its nearest end: the
+round's settings read again now that ``scoring.synthetic.config`` refuses such a bound (a
+bound below 0 ranked no release); a bound inside, another gate, and a round of another kind
+keep their values. On a database of its own migrated forward from nothing
+(``tests.history``)."""
+
+import pytest
+
+from scoring.synthetic.config import parse_config
+from tests.history import history_database, old_world
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = [("synthetic", "0008_voided_uploads")]
+AFTER = [("synthetic", "0009_u_1_max_a_share")]
+COLUMNS = {"y": "categorical"}
+
+
+def migrate(history, targets):
+    """``history.migrate`` with the squashes standing in for what they replace: this app's
+    late migrations depend on a squash and on a migration it replaces at once, which only the
+    squashed graph (``manage.py migrate``'s) resolves."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(history.connection)
+    executor.migrate(targets)
+    executor.loader.build_graph()
+    return executor.loader.project_state(targets).apps
+
+
+def gates(u_1_max) -> dict:
+    return {"u_ml_min": -2, "u_1_max": u_1_max, "r_copy_excess_max": 0.3}
+
+
+def test_a_stored_u_1_bound_outside_a_share_is_brought_to_its_end():
+    with history_database() as history:
+        apps = migrate(history, BEFORE)
+        world = old_world(history, apps)
+        rounds = history.objects(apps, "competitions", "Round")
+        made = {}
+        for slug, kind, bound in [
+            ("below", "synthetic", -0.5),
+            ("above", "synthetic", 3),
+            ("inside", "synthetic", 0.25),
+            ("dp", "dp", -0.5),
+        ]:
+            config = {"columns": COLUMNS, "label": "y", "gates": gates(bound)}
+            made[slug] = rounds.create(
+                competition_id=world.competition, kind=kind, name=slug, slug=slug, config=config
+            ).pk
+        apps = migrate(history, AFTER)
+        rounds = history.objects(apps, "competitions", "Round")
+        stored = {slug: rounds.get(pk=pk).config["gates"] for slug, pk in made.items()}
+        assert stored == {
+            "below": gates(0.0),
+            "above": gates(1.0),
+            "inside": gates(0.25),
+            "dp": gates(-0.5),
+        }
+        for slug in ("below", "above", "inside"):
+            parse_config(rounds.get(pk=made[slug]).config)  # reads again
