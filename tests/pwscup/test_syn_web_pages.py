@@ -252,3 +252,25 @@ def test_syn_the_worst_attack_names_who_reached_it_the_null_attack_as_chance(cli
     by = releases["columns"].index("Reached by")
     (row,) = [row for row in releases["rows"] if row[1] == "Team A"]
     assert row[by] == "null, chance level (built-in)"
+
+
+def test_syn_the_roc_charts_name_the_built_in_attacks_as_the_matrix_does(client):
+    """Found walking the demo: the published Results tab's ROC legends (and each curve's
+    tooltip) read the built-in attacks' keys, ``dcr``, ``density``, ``null``, in English and
+    in Japanese, beside a matrix that names them "DCR (built-in)" / 「DCR（組み込み）」."""
+    world = syn_world(slug="synroc", letters="ab")
+    for letter in "ab":
+        release(world, letter, baseline_release(world, letter))
+    freeze(world)
+    services.results_publish(synthetic=world.synthetic)
+    client.force_login(world.users["a"])
+    for lang, names in (
+        ("en", ["DCR (built-in)", "density (built-in)", "null, chance level (built-in)"]),
+        ("ja", ["DCR（組み込み）", "density（組み込み）", "null・偶然の水準（組み込み）"]),
+    ):
+        client.cookies["django_language"] = lang
+        results = page(client, tab_url(world, "results"))
+        figure = results[results.index('data-testid="roc-teamA"') :].split("</figure>")[0]
+        legend = re.findall(r"</span> ([^<]*)</li>", figure)
+        assert legend == names, lang
+        assert re.findall(r"<polyline[^>]*><title>([^<]*)</title>", figure) == names, lang

@@ -37,16 +37,21 @@ def metric_name(key: str) -> str:
 
 
 def attacker_name(row) -> str:
-    """A row of the attack matrix (``MatrixRow``) as the pages name it: a team by its name, a
-    built-in attack by what it is ("null, chance level (built-in)")."""
-    if not row.builtin:
-        return row.name
+    """A row of the attack matrix (``MatrixRow``) as the pages name it (``attacker_label``)."""
+    return attacker_label(row.name, builtin=row.builtin)
+
+
+def attacker_label(name: str, *, builtin: bool) -> str:
+    """An attacker as the pages name it: a team by its name, a built-in attack (its key
+    ``name``) by what it is ("null, chance level (built-in)")."""
+    if not builtin:
+        return name
     names = {
         "dcr": _("DCR (built-in)"),
         "density": _("density (built-in)"),
         "null": _("null, chance level (built-in)"),
     }
-    return names.get(row.name, row.name)
+    return names.get(name, name)
 
 
 def worst_by_text(release: dict) -> str:

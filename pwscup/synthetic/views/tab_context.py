@@ -27,8 +27,13 @@ from pwscup.submissions.two_sided_tabs import (
     attack_target_uses,
     two_sided_flow,
 )
-from pwscup.synthetic import engine, selectors
-from pwscup.synthetic.api.round_status import attacker_name, metric_name, worst_by_text
+from pwscup.synthetic import charts, engine, selectors
+from pwscup.synthetic.api.round_status import (
+    attacker_label,
+    attacker_name,
+    metric_name,
+    worst_by_text,
+)
 from pwscup.synthetic.api.views import attack_metrics, attackable
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import tpr_key
@@ -258,3 +263,21 @@ def release_ranking(releases: list[dict]) -> list[dict]:
         }
         for row in releases
     ]
+
+
+def roc_charts(rocs: list[dict]) -> list[charts.Roc]:
+    """Each target's ROC chart (``selectors.roc_curves``), an attacker named as the matrix
+    names it (``attacker_label``: a built-in attack by what it is, not by its key) and in
+    the same colour on every chart."""
+    named = [
+        {
+            **entry,
+            "curves": [
+                {**c, "name": attacker_label(c["name"], builtin=bool(c.get("builtin")))}
+                for c in entry["curves"]
+            ],
+        }
+        for entry in rocs
+    ]
+    colours = charts.curve_colours(named)
+    return [charts.roc_chart(e["target"], e["curves"], colours=colours) for e in named]

@@ -87,12 +87,7 @@ class SyntheticTabs(TwoSidedTabs):
                     u_ml_min=state.config.u_ml_min,
                     own_team_id=team.pk if team is not None else None,
                 )
-                rocs = selectors.roc_curves(synthetic=state.synthetic)
-                colours = charts.curve_colours(rocs)
-                context["rocs"] = [
-                    charts.roc_chart(entry["target"], entry["curves"], colours=colours)
-                    for entry in rocs
-                ]
+                context["rocs"] = tabs.roc_charts(selectors.roc_curves(synthetic=state.synthetic))
         uploads = []
         if team is not None:
             uploads = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
