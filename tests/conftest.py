@@ -222,7 +222,8 @@ def celery_worker_session(django_db_setup, django_db_blocker):
             worker_command(hostname, queue=idle_queue),
             env=child_env(),
             log_path=Path(settings.MEDIA_ROOT) / "worker.log",
-            ready=lambda: _session_control().ping(timeout=0.5),
+            # Addressed to it: the ping returns with its answer, not after the whole 0.5 s.
+            ready=lambda: _session_control().ping(destination=[hostname], timeout=0.5),
             what="the Celery worker to answer a ping",
         ) as process:
             _session_worker.append(hostname)

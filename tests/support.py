@@ -153,11 +153,13 @@ def child_env(*, broker_url: str | None = None, **extra: str) -> dict:
 
 def worker_command(hostname: str, *, queue: str | None = None) -> list[str]:
     """``celery worker`` (prefork, concurrency 1) on ``queue``, by default this run's test
-    queue."""
+    queue. Without Celery's start-up "mingle" (asking the other workers for the tasks they
+    revoked, then waiting a whole second for their answers): the platform revokes no task, and
+    each test worker was ready a second later for nothing."""
     from django.conf import settings
 
     return [
-        *(sys.executable, "-m", "celery", "-A", "pwscup", "worker"),
+        *(sys.executable, "-m", "celery", "-A", "pwscup", "worker", "--without-mingle"),
         *("--concurrency", "1", "--loglevel", "INFO"),
         *("-Q", queue or settings.CELERY_TASK_DEFAULT_QUEUE, "-n", hostname),
     ]
