@@ -40,6 +40,9 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     # An earlier scored upload: final until the new one is scored, then it gets a "Make
     # final" button, in a fragment.
     earlier = scored(world, "a", seed=3)
+    # The page's timers run on Playwright's clock: time flows as usual, and the spans below in
+    # which the page must ask nothing are run through at once instead of waited out.
+    page.clock.install()
     log_in(page, "team-a")
     page.goto(world.round_url())
     open_tab(page, "submit")
@@ -69,7 +72,10 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
         page.evaluate(HIDE, True)
         page.wait_for_timeout(1_500)  # a poll already on its way may still land
         hidden_at = len(polls)
-        page.wait_for_timeout(4_000)  # four polls' worth at the page's pace
+        # Four polls' worth at the page's pace: the page's clock moves on 4 s, firing every
+        # timer due on the way (a poll among them would be sent), then the time for its answer.
+        page.clock.run_for(4_000)
+        page.wait_for_timeout(1_500)
         assert len(polls) == hidden_at, polls[hidden_at:]
         with page.expect_response(lambda r: "/live/team/" in r.url, timeout=10_000):
             page.evaluate(HIDE, False)
@@ -81,7 +87,8 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     assert 200 in polls and 200 in fragments, (polls, fragments)
     # Nothing pending any more: the page stops polling.
     settled = len(polls) + len(fragments)
-    page.wait_for_timeout(2500)
+    page.clock.run_for(2_500)  # as above: the page's 2.5 s, then the time for an answer
+    page.wait_for_timeout(1_500)
     assert len(polls) + len(fragments) == settled, (polls, fragments)
     # The "Make final" form came in a fragment without a token of its own: the script gave
     # it the page's, and it posts (a refused token would answer 403).
