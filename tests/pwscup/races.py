@@ -4,7 +4,7 @@ its own connection (the sample and master draw races)."""
 import threading
 import time
 
-from django.db import connections
+from django.db import connection, connections
 
 from pwscup.accounts.services import team_create
 
@@ -19,6 +19,17 @@ def slow_down(monkeypatch, module, name: str, seconds: float = 0.2) -> None:
         return original(*args, **kwargs)
 
     monkeypatch.setattr(module, name, slowed)
+
+
+def waiting_on_a_lock() -> int:
+    """How many backends of this database wait on a lock now (a transaction blocked on a row
+    or key another one holds): what a test waits for instead of sleeping a while."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
 
 
 def at_once(calls) -> tuple[list, list[str]]:

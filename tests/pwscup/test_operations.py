@@ -3,7 +3,6 @@ worker runs them in ``test_operations_worker.py``)."""
 
 import datetime as dt
 import threading
-import time
 
 import pytest
 from django.conf import settings
@@ -25,6 +24,8 @@ from pwscup.submissions.services import maintenance
 from pwscup.submissions.services.jobs import job_claim
 from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.factories import read_field, run_operations, scored
+from tests.pwscup.races import waiting_on_a_lock
+from tests.support import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -359,7 +360,9 @@ def test_a_freeze_job_waits_for_another_freeze_holding_the_round(world, monkeypa
     runner.start()
     try:
         assert held.wait(30)
-        time.sleep(1.5)
+        # The job goes on and waits for the round (a lock wait, seen in PostgreSQL), having
+        # published nothing more meanwhile.
+        wait_for(lambda: waiting_on_a_lock() >= 1, timeout=60, what="the job to wait")
         waiting = RoundOperation.objects.get(pk=operation.pk)
         assert (waiting.status, waiting.progress_done, waiting.progress_total) == (
             Status.RUNNING,

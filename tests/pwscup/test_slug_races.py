@@ -13,7 +13,7 @@ import threading
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.services import (
@@ -22,20 +22,10 @@ from pwscup.competitions.services import (
     round_of_kind_create,
 )
 from pwscup.kinds.round_basics import RoundBasics
+from tests.pwscup.races import waiting_on_a_lock
 from tests.support import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _waiting_on_a_lock() -> int:
-    """How many backends of this database wait on a lock now (the second insert, on the
-    first's uncommitted key)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        return cursor.fetchone()[0]
 
 
 def _at_the_same_moment(create) -> Exception | None:
@@ -70,7 +60,8 @@ def _at_the_same_moment(create) -> Exception | None:
     follower = threading.Thread(target=second)
     follower.start()
     try:
-        wait_for(lambda: _waiting_on_a_lock() >= 1, timeout=60, what="the second insert to wait")
+        # The second insert waits on the first's uncommitted key.
+        wait_for(lambda: waiting_on_a_lock() >= 1, timeout=60, what="the second insert to wait")
     finally:
         release.set()
         holder.join(60)
