@@ -24,6 +24,9 @@ def test_the_console_round_page_follows_a_freeze_without_a_manual_reload(
         "response",
         lambda r: polls.append(r.status) if "/live/round/" in r.url else None,
     )
+    # The page's timers run on Playwright's clock (time flows as usual): the settled page's
+    # silent span below is run through at once instead of waited out.
+    page.clock.install()
     log_in(page, "organizer")
     with worker_paused(celery_worker_process):
         services.round_freeze_request(round=world.round, requested_by=world.organizer)
@@ -45,5 +48,6 @@ def test_the_console_round_page_follows_a_freeze_without_a_manual_reload(
     assert 200 in polls, polls
     expect(panel).to_contain_text("2 of 2 targets scored")
     settled = len(polls)
-    page.wait_for_timeout(2500)
+    page.clock.run_for(2_500)  # the page's 2.5 s, then the time for an answer to land
+    page.wait_for_timeout(1_500)
     assert len(polls) == settled, polls[settled:]
