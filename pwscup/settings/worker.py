@@ -50,6 +50,9 @@ PWSCUP_REAPER_INTERVAL = env.int("PWSCUP_REAPER_INTERVAL", default=30)
 # A QUEUED job whose message was sent this many seconds ago is sent again: an upload made
 # while the broker was down is scored within this + one reaper interval of its return.
 PWSCUP_QUEUED_RESEND_SECONDS = env.int("PWSCUP_QUEUED_RESEND_SECONDS", default=60)
+# A RUNNING job claimed less than this many seconds ago is left alone by the reaper (its worker
+# may be starting it); a job whose worker died is requeued once its claim is older.
+PWSCUP_REAPER_CLAIM_GRACE_SECONDS = env.int("PWSCUP_REAPER_CLAIM_GRACE_SECONDS", default=10)
 CELERY_BEAT_SCHEDULE = {
     "reap-stuck-jobs": {
         "task": "pwscup.submissions.tasks.reap_stuck_jobs",

@@ -36,6 +36,9 @@ BOUND = 120  # seconds: lost jobs are sent again within 2 minutes of the broker 
 # Redis-outage and multi-host tests' 3 s: the jobs still waiting behind the first ones get
 # extra messages while they wait, which ``attempts == 1`` below finds harmless.
 RESEND_SECONDS = 3
+# A RUNNING job whose worker is gone is requeued once its claim is this old (production: 10 s):
+# the dead worker's detection is what is proved, not the production grace's length.
+CLAIM_GRACE_SECONDS = 3
 FULL_ADULT = 32561  # about a second to score each upload
 
 
@@ -53,7 +56,10 @@ def workers(redis_server):
             name=name,
             log_path=log_path,
             beat_interval=2 if beat else None,
-            extra_env={"PWSCUP_QUEUED_RESEND_SECONDS": str(RESEND_SECONDS)},
+            extra_env={
+                "PWSCUP_QUEUED_RESEND_SECONDS": str(RESEND_SECONDS),
+                "PWSCUP_REAPER_CLAIM_GRACE_SECONDS": str(CLAIM_GRACE_SECONDS),
+            },
         )
         started.append(process)
         wait_for_worker(process, name, log_path)

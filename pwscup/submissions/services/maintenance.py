@@ -14,8 +14,6 @@ from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requ
 from pwscup.submissions.services.live import live_jobs_changed
 from pwscup.submissions.services.outcomes import upload_outcome_told
 
-# A run claimed this recently is left alone: its worker may be starting.
-SEND_GRACE = dt.timedelta(seconds=10)
 # A step that ends an upload window (an automatic freeze, the scoring at a close) waits for
 # uploads still being checked, at most this long after the window closed (the reaper makes
 # every job end well before): ``uploads_in_flight``.
@@ -32,6 +30,12 @@ def uploads_in_flight(uploads, *, closed_at, now=None) -> bool:
     if now - closed_at >= AUTO_FREEZE_WAITS_AT_MOST:
         return False
     return uploads.filter(status__in=PENDING).exists()
+
+
+def claim_grace() -> dt.timedelta:
+    """A run claimed this recently is left alone: its worker may be starting
+    (``PWSCUP_REAPER_CLAIM_GRACE_SECONDS``)."""
+    return dt.timedelta(seconds=settings.PWSCUP_REAPER_CLAIM_GRACE_SECONDS)
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
@@ -76,7 +80,7 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
 def _worker_census(runs, *, worker: str, now) -> dict[str, set[str]] | None:
     """Who runs what, asked only when some run could be orphaned; None if not trusted."""
     if not any(
-        run_worker and token < now - SEND_GRACE
+        run_worker and token < now - claim_grace()
         for kind_runs in runs.values()
         for _pk, token, run_worker, _task_id, _attempts in kind_runs
     ):
@@ -92,7 +96,7 @@ def _run_is_lost(token, run_worker: str, task_id: str, *, census, now) -> bool:
     (a worker restarted under the same hostname runs other tasks)."""
     if token < stale_before(now):
         return True
-    if census is None or not run_worker or token >= now - SEND_GRACE:
+    if census is None or not run_worker or token >= now - claim_grace():
         return False
     return task_id not in census.get(run_worker, ())
 
