@@ -47,6 +47,7 @@ UPLOADS = 60
 UPLOADERS = 3  # one per team, at the same time
 REAPER_INTERVAL = 1  # seconds between two runs of the reaper
 RESEND_SECONDS = 3  # a QUEUED job's message is sent again after this long
+CLAIM_GRACE_SECONDS = 3  # a dead host's RUNNING job is requeued once its claim is this old
 WEB_PORT = 8000  # inside the web host's own network namespace
 DONE = (Status.FINISHED, Status.FAILED)
 IN_FLIGHT_SECONDS = 0.5  # a frozen host's last write reaches PostgreSQL within this
@@ -92,6 +93,7 @@ def _host_env(host, network, servers, **extra) -> dict:
         TEST_CACHE_URL=redis_url,
         PWSCUP_REAPER_INTERVAL=str(REAPER_INTERVAL),
         PWSCUP_QUEUED_RESEND_SECONDS=str(RESEND_SECONDS),
+        PWSCUP_REAPER_CLAIM_GRACE_SECONDS=str(CLAIM_GRACE_SECONDS),
         **servers["s3"].env(servers["bucket"]),
         **extra,
     )
@@ -146,7 +148,8 @@ def site(network, lan_servers, world):
     with broker_at(lan_servers["redis"].url) as celery_app:
 
         def everyone_answers() -> bool:
-            replies = celery_app.control.ping(timeout=0.5) or []
+            # Addressed to both: the ping returns with their answers, not after the 0.5 s.
+            replies = celery_app.control.ping(destination=list(names.values()), timeout=0.5) or []
             answering = {name for reply in replies for name in reply}
             return set(names.values()) <= answering and http_status(base + "/healthz") is not None
 
