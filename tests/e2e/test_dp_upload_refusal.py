@@ -77,3 +77,28 @@ def test_a_refused_estimate_says_why_in_the_reader_s_language(
 
 
 NEWCOMER_WIDTH = {"en": 1280, "ja": 390}
+
+
+@pytest.mark.parametrize("newcomer", ["ja"], indirect=True)
+def test_the_estimates_rows_stay_short_on_a_phone(newcomer, dp_refusal_world, screenshot):
+    """Two valid estimates (the first replaced) on a 390 px phone, in Japanese: the table
+    scrolls in its frame rather than squeezing the method's column to a letter a line (its
+    rows were 200 px tall, 「事前分布（ε = 0）」 one character a line)."""
+    _language, page = newcomer
+    world = dp_refusal_world
+    log_in(page, "dpenc-team-a")
+    page.goto(f"/c/{world.competition.slug}/{world.round.slug}/dp/levels/eps-1/")
+    upload(page, "first.csv", estimate().encode())
+    upload(page, "second.csv", estimate().encode())
+    dp_estimates_build_queued()  # what the worker does
+    reload_page(page)
+    rows = page.locator("[data-testid=dp-estimate-list] tbody tr")
+    assert rows.count() == 2
+    font = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector("
+        "'[data-testid=dp-estimate-list] td')).fontSize)"
+    )
+    for k in range(2):  # three lines or so, with the cells' padding: not ten
+        assert rows.nth(k).bounding_box()["height"] <= 6 * font, rows.nth(k).inner_text()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    screenshot(page, "dp-estimates-phone-ja")
