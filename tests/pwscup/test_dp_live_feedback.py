@@ -67,6 +67,9 @@ def test_a_declared_laplace_upload_is_labelled_in_the_readers_language(db):
     kept = declare(world, counts.encode(), {"mechanism": "laplace", "targets": {"gender_age": "1"}})
     assert kept.method == "declared Laplace"
     for page in level_pages(world, "ja"):
-        assert f'<td class="method">申告された Laplace <small data-testid="dp-live-score-{kept.pk}">' in page
+        assert (
+            f'<td class="method">申告された Laplace <small data-testid="dp-live-score-{kept.pk}">'
+            in page
+        )
         assert "declared Laplace" not in page
     assert all('<td class="method">declared Laplace ' in page for page in level_pages(world, "en"))
