@@ -33,13 +33,14 @@ def _choice_of(round_):
 
 
 def _with_choice(header: list, rows, choice_of, team_of):
-    """``header`` and ``rows`` with a ``data_choice`` column after ``team`` (the second
-    column), when the round offers a choice."""
+    """``header`` and ``rows`` with a ``data_choice`` column right after ``team`` (wherever
+    ``team`` is), when the round offers a choice."""
     if choice_of is None:
         return header, rows
+    at = header.index("team") + 1
     return (
-        [*header[:2], "data_choice", *header[2:]],
-        ([*row[:2], choice_of(team_of(i)), *row[2:]] for i, row in enumerate(rows)),
+        [*header[:at], "data_choice", *header[at:]],
+        ([*row[:at], choice_of(team_of(i)), *row[at:]] for i, row in enumerate(rows)),
     )
 
 

@@ -99,6 +99,9 @@ def test_the_archive_names_the_data_pack_each_team_played_on():
     members = {m.name: m for m in archive.archive_members(world.round, secrets=frozenset())}
     for name in ("release_ranking.csv", "release_scores.csv"):
         rows = _rows(members[name].content)
+        header = next(csv.reader(io.StringIO(members[name].content.decode("utf-8"))))
+        # docs/archive.md: the pack is the column right after ``team``, in both files.
+        assert header[header.index("team") + 1] == "data_choice", (name, header)
         assert {row["team"]: row["data_choice"] for row in rows} == {
             "Team A": "d1",
             "Team B": "d3",
