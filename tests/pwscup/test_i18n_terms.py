@@ -29,6 +29,8 @@ GATE = re.compile(r"\bgates?\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 # The organizers as people cut short to 運営 (the verb 運営する and 運営に加わる stay).
 ORGANIZERS_CUT_SHORT = re.compile(r"運営(?=が|は|を含め|の表|側)")
+# The competition cut short to コンペ.
+COMPETITION_CUT_SHORT = re.compile(r"コンペ(?!ティション)")
 
 
 def texts() -> dict[str, str]:
@@ -198,3 +200,9 @@ def test_a_voided_upload_s_mark_does_not_read_as_invalid():
     catalogue = texts()
     assert catalogue["voided"] == "無効化済み"
     assert catalogue["Valid"] != catalogue["voided"]
+
+
+def test_a_competition_is_never_cut_short_to_konpe():
+    """The Data tab asked a visitor to join a team of このコンペ, every other page says
+    コンペティション (docs/glossary.md)."""
+    assert found_anywhere(COMPETITION_CUT_SHORT, texts()) == []
