@@ -206,3 +206,16 @@ def test_a_competition_is_never_cut_short_to_konpe():
     """The Data tab asked a visitor to join a team of このコンペ, every other page says
     コンペティション (docs/glossary.md)."""
     assert found_anywhere(COMPETITION_CUT_SHORT, texts()) == []
+
+
+# A team's quota (the uploads it may still make), not a daily limit's setting or reset.
+QUOTA = re.compile(r"\b(the|your|its|team's) quota\b", re.IGNORECASE)
+
+
+def test_a_team_s_quota_is_teishutsu_kaisuu():
+    """The console's note on voided uploads said アップロード回数 for the quota every other
+    message calls 提出回数 (docs/glossary.md)."""
+    catalogue = texts()
+    named = {m: t for m, t in catalogue.items() if QUOTA.search(m)}
+    assert len(named) >= 3
+    assert [m for m, text in named.items() if "提出回数" not in text] == []
