@@ -219,3 +219,16 @@ def test_a_team_s_quota_is_teishutsu_kaisuu():
     named = {m: t for m, t in catalogue.items() if QUOTA.search(m)}
     assert len(named) >= 3
     assert [m for m, text in named.items() if "提出回数" not in text] == []
+
+
+# A target named in the English (not a %(target)s placeholder, nor a JSON key "targets").
+TARGET = re.compile(r"(?<![\"\w])targets?\b(?!\")", re.IGNORECASE)
+
+
+def test_a_target_is_kougeki_taishou_in_every_message():
+    """The synthetic round's freeze said it republished チームの分 where the scorer round's
+    same sentence said 攻撃対象 (docs/glossary.md: 対象 alone only after 攻撃)."""
+    catalogue = texts()
+    named = {m: t for m, t in catalogue.items() if TARGET.search(PLACEHOLDER.sub("", m))}
+    assert len(named) > 50
+    assert [m for m, text in named.items() if "対象" not in text] == []
