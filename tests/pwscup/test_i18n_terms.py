@@ -232,3 +232,14 @@ def test_a_target_is_kougeki_taishou_in_every_message():
     named = {m: t for m, t in catalogue.items() if TARGET.search(PLACEHOLDER.sub("", m))}
     assert len(named) > 50
     assert [m for m, text in named.items() if "対象" not in text] == []
+
+
+# Scores named as a noun (the verb "scores it" stays 採点する).
+SCORES_NOUN = re.compile(r"\b(the scores|scores are|scores and|no score)\b", re.IGNORECASE)
+
+
+def test_a_score_is_sukoa_on_every_page():
+    """The DP round's pages said 評価 for its scores where every other page says スコア."""
+    named = {m: t for m, t in texts().items() if SCORES_NOUN.search(m)}
+    assert len(named) > 20
+    assert [m for m, text in named.items() if "スコア" not in text] == []
