@@ -360,5 +360,4 @@ def panel_context(round_) -> dict | None:
         "unwritten": _unwritten_columns(scorer, selectors.round_config(round_)),
         "releases": upload_counts(Release.objects.filter(scorer=scorer)),
         "attacks": upload_counts(Attack.objects.filter(scorer=scorer)),
-        "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
     }

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -224,7 +224,6 @@ def panel_context(round_) -> dict | None:
         "releases": upload_counts(SynRelease.objects.filter(synthetic=synthetic), teams=True),
         "targets": len(selectors.targets(synthetic=synthetic)),
         "attacks": upload_counts(SynAttack.objects.filter(target__synthetic=synthetic), teams=True),
-        "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
         "packs": packs,
         "population_form": PopulationForm(choices=round_choices(round=round_)),
     }
