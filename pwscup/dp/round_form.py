@@ -255,7 +255,21 @@ class DPRoundForm(ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasic
             for name in ("batch", "max_charges_per_level", "adjacency", "rank_metric", "feedback"):
                 if cleaned.get(name) in (None, "") and name not in self.errors:
                     self.add_error(name, forms.Field.default_error_messages["required"])
+            self._require_tables(cleaned)
         return cleaned
+
+    def _require_tables(self, cleaned) -> None:
+        """A level, an attribute and a histogram at least, each refused on its own field in
+        the form's words (the service, given an empty list, names the JSON key instead)."""
+        if not comma_list(cleaned.get("levels") or ""):
+            self.add_error("levels", _("Give at least one privacy level: its ε."))
+        for rows, field, message in (
+            (self.attribute_rows, "name", _("Give at least one attribute: its name and values.")),
+            (self.target_rows, "attributes", _("Give at least one histogram: its attributes.")),
+        ):
+            typed = (row.cleaned_data.get(field, "").strip() for row in rows if row.is_valid())
+            if rows.is_valid() and not any(typed):
+                row_error(self, rows, message, field=field, key=None)
 
     def _attributes(self) -> dict:
         return {

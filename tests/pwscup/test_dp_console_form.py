@@ -164,7 +164,7 @@ def test_a_histogram_naming_an_unknown_attribute_is_flagged_on_its_row(world, cl
     [
         ({"levels": "1, 0"}, "levels", "Level 'eps-0' has epsilon 0; it must be > 0"),
         ({"levels": "abc"}, "levels", "epsilon 'abc' is not a decimal number or a fraction p/q"),
-        ({"levels": ""}, "levels", "'levels' must be"),
+        ({"levels": ""}, "levels", "Give at least one privacy level"),
         ({"adjacency": "add_remove"}, "adjacency", "The batch track needs adjacency 'replace'"),
         ({"max_charges_per_level": "100001"}, "max_charges_per_level", "from 1 to 100,000"),
     ],
