@@ -169,6 +169,14 @@ class RoundUploadSerializer(serializers.Serializer):
         help_text=gettext_lazy("The one that counts (chosen, or the latest).")
     )
     url = serializers.CharField(help_text=gettext_lazy("This upload in the API."))
+    voided = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy(
+            "For a type whose uploads may be voided: null while it counts, else when, whether "
+            "the organizers voided it (else its team withdrew it) and why."
+        ),
+    )
 
 
 class MetricSerializer(serializers.Serializer):

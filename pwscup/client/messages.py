@@ -91,6 +91,8 @@ JA = {
     "about": "内容",
     "status": "状態",
     " (final)": " (最終)",
+    " (voided)": " (無効化済み)",
+    " (withdrawn)": " (取り消し済み)",
     # formatting.py: the score table (scoring's cli.evaluate_columns, cli.reference_attack,
     # cli.evaluate_summary: tests/pwscup/test_client_language.py keeps them the same)
     "metric": "指標",

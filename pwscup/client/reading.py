@@ -155,6 +155,16 @@ def _print_uploads(status: dict) -> None:
             )
 
 
+def _counting_mark(upload: dict, *, selectable: bool) -> str:
+    """Beside an upload's state: " (voided)" for one the organizers voided, " (withdrawn)"
+    for one its team withdrew (the answer's ``voided``: it counts nowhere, as the pages mark
+    it), else " (final)" for the one that counts where the team chooses it."""
+    voided = upload.get("voided")
+    if voided:
+        return tr(" (voided)") if voided.get("by_organizers", True) else tr(" (withdrawn)")
+    return tr(" (final)") if upload["final"] and selectable else ""
+
+
 def uploads_table(
     uploads: list[dict], metrics: list[dict], *, selectable: bool, takes_note: bool = False
 ) -> str:
@@ -175,7 +185,7 @@ def uploads_table(
         [
             upload_label(u),
             u["id"],
-            state_text(u["status"]) + (tr(" (final)") if u["final"] and selectable else ""),
+            state_text(u["status"]) + _counting_mark(u, selectable=selectable),
             u["about"],
             moment(u["created_at"]),
             *[u["scores_text"].get(m, "") for m in headline],

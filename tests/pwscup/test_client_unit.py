@@ -455,3 +455,28 @@ def test_status_says_which_attack_counts_and_marks_the_counted_one(capsys, monke
     assert f"attack: An attack\n{counts}\n" in out  # under the attacks' heading
     rows = [line for line in out.splitlines() if line.lstrip().startswith(("#1", "#2"))]
     assert [("(final)" in row) for row in rows] == [True, False], out
+
+
+@pytest.mark.parametrize(
+    ("lang", "voided", "withdrawn"),
+    [
+        ("en", "finished (voided)", "finished (withdrawn)"),
+        ("ja", "完了 (無効化済み)", "完了 (取り消し済み)"),
+    ],
+)
+def test_status_marks_a_voided_and_a_withdrawn_upload_as_the_pages_do(
+    monkeypatch, lang, voided, withdrawn
+):
+    """An upload that counts nowhere (the status's ``voided``: the organizers', or its
+    team's withdrawal) read as a plain finished one in ``pwscup status``, though the pages
+    mark it: a team took it for one that counts."""
+    from pwscup.client.reading import uploads_table
+
+    monkeypatch.setenv("PWSCUP_LANG", lang)
+    by_organizers = {**_listed(1, note="", remark=""), "voided": {"by_organizers": True}}
+    by_team = {**_listed(2, note="", remark=""), "voided": {"by_organizers": False}}
+    counting = {**_listed(3, note="", remark=""), "voided": None}
+    rows = uploads_table([counting, by_team, by_organizers], [], selectable=True).splitlines()
+    row = {line.split()[0]: line for line in rows[1:4]}
+    assert voided in row["#1"] and withdrawn in row["#2"]
+    assert "(" not in row["#3"]  # it counts: finished, nothing more
