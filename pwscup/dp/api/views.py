@@ -38,20 +38,18 @@ from pwscup.dp.api.serializers import (
     QUERY_REQUEST,
     ReleaseRequestSerializer,
 )
+from pwscup.dp.api.submissions import dp_part
 from pwscup.dp.ledger import LedgerRefusal
-from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.models import Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level
+from pwscup.dp.selectors import charge_json, team_charge, team_level
 from scoring.dp.exact import exact_text
 from scoring.messages import clip
 
 
 def dp_access(request, competition_slug, round_slug, *, team: bool = True):
     access = round_access(request, competition_slug, round_slug, kind="dp")
-    try:
-        dp_round = dp_round_of(access.round)
-    except DPRound.DoesNotExist:
-        raise Http404 from None
+    dp_round = dp_part(access)
     if team and access.team is None:
         raise Http404
     return access, dp_round
