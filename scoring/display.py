@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 from scoring.messages import language
@@ -122,7 +123,8 @@ def format_cell(value) -> str:
     the value is: a whole number (``int``: a rank, a count of targets, a count a program
     wrote) by :func:`format_figure`'s ``count``, any other number by its ``score`` (4
     decimals, a total of ``1.0`` too; a JSON ``true`` is a score of 1), ``None``
-    :data:`UNDEFINED`, a text as it is (a team's name, a figure a kind already wrote).
+    :data:`UNDEFINED`, a moment (a ``datetime`` with its offset) as ``2026-12-01 11:44 +09:00``,
+    a text as it is (a team's name, a figure a kind already wrote).
 
     Examples
     --------
@@ -139,7 +141,22 @@ def format_cell(value) -> str:
         return format_figure(value, "count")
     if isinstance(value, float):
         return format_figure(value)
+    if isinstance(value, dt.datetime):
+        return format_moment(value)
     return str(value)
+
+
+def format_moment(value: dt.datetime) -> str:
+    """A moment as a client prints it: to the minute, with its offset (``+09:00``) when it
+    has one.
+
+    Examples
+    --------
+    >>> format_moment(dt.datetime(2026, 12, 1, 11, 44, 43, tzinfo=dt.timezone(dt.timedelta(hours=9))))
+    '2026-12-01 11:44 +09:00'
+    """
+    offset = value.strftime("%z")
+    return f"{value:%Y-%m-%d %H:%M}" + (f" {offset[:3]}:{offset[3:]}" if offset else "")
 
 
 def format_metric(metric: str, value: float | int | None) -> str:

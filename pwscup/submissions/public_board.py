@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
@@ -118,11 +119,21 @@ def public_board(
 
 def public_board_table(board: PublicBoard) -> dict:
     """The board as a table of the API's round standings (``ranking_table``): the public
-    scores, then when the counted upload was uploaded (ISO 8601)."""
+    scores, then when the counted upload was uploaded: the moment, to the second, in the
+    current time zone (the round's, as every time of the API), which ``rows_text`` writes as
+    the pages do."""
     return ranking_table(
         _("Public leaderboard"),
         [*(column.label for column in board.columns), _("Uploaded")],
-        ([row.rank, row.team.name, *row.values, row.uploaded_at.isoformat()] for row in board.rows),
+        (
+            [
+                row.rank,
+                row.team.name,
+                *row.values,
+                timezone.localtime(row.uploaded_at).replace(microsecond=0),
+            ]
+            for row in board.rows
+        ),
     )
 
 

@@ -3,6 +3,7 @@ anonymity shown during the phase): every team sees every team's counted release 
 public scores only, on the Results tab and in the API's round standings, until the results
 are published; never another score, never a file."""
 
+import datetime as dt
 import html
 import json
 
@@ -175,3 +176,21 @@ def test_a_team_never_gets_another_teams_file_through_the_board():
     browser = Client()
     browser.force_login(world.users["b"])
     assert browser.get(file_url).status_code == 404
+
+
+def test_the_board_says_when_in_the_rounds_time_zone_as_the_results_tab_does():
+    """The API's board gives the upload's moment in the round's time zone (the exact moment,
+    to the second), and ``rows_text`` writes it as the client prints every other time
+    (``2026-12-01 11:44 +09:00``), not as a raw UTC ISO string."""
+    world = scorer_world(slug="pubwhen", letters="a", config=PUBLIC, build=False)
+    release = scored(world, "a", 1, sample=77.5, utility=87.25)
+    moment = dt.datetime(2026, 12, 1, 2, 44, 43, 373490, tzinfo=dt.UTC)
+    Release.objects.filter(pk=release.pk).update(created_at=moment)
+    world.round.timezone = "Asia/Tokyo"
+    world.round.save(update_fields=["timezone"])
+
+    table = board_table(api_standings(world, world.users["a"]))
+    assert table["rows"][0][-1] == "2026-12-01T11:44:43+09:00"
+    assert table["rows_text"][0][-1] == "2026-12-01 11:44 +09:00"
+    page = results_page(world, world.users["a"])
+    assert "2026-12-01 11:44" in board_html(page)
