@@ -208,8 +208,13 @@ JA = {
     ),
     "why (optional; the organizers read it)": "理由 (省略可。運営者が読みます)",
     "Upload #{number} no longer counts already.": "提出 #{number} はすでに数えられていません。",
-    "your team has no upload #{number} it may withdraw (see `pwscup status ROUND`)": (
-        "取り消せる提出 #{number} はありません (`pwscup status ROUND` を参照)"
+    "your team has no upload #{number} (see `pwscup status ROUND`)": (
+        "提出 #{number} はありません (`pwscup status ROUND` を参照)"
+    ),
+    "Upload #{number} cannot be withdrawn in this round: its Rules tab says which uploads a "
+    "team may withdraw.": (
+        "提出 #{number} はこのラウンドでは取り消せません。どの提出を取り消せるかはラウンドの"
+        "「ルールと採点」タブにあります。"
     ),
     "Withdrawn.": "取り消しました。",
     "your team chooses no final upload of {key!r}; it chooses one of: {keys}": (

@@ -25,10 +25,17 @@ def cmd_withdraw(api: Api, args) -> int:
             raise UsageError(
                 tr("Upload #{number} no longer counts already.").format(number=args.number)
             )
+        if uploads:  # the team has it, but the round's rules let nobody withdraw it
+            raise UsageError(
+                tr(
+                    "Upload #{number} cannot be withdrawn in this round: its Rules tab says "
+                    "which uploads a team may withdraw."
+                ).format(number=args.number)
+            )
         raise UsageError(
-            tr(
-                "your team has no upload #{number} it may withdraw (see `pwscup status ROUND`)"
-            ).format(number=args.number)
+            tr("your team has no upload #{number} (see `pwscup status ROUND`)").format(
+                number=args.number
+            )
         )
     data = {"reason": args.reason} if args.reason else None
     answer = api.post(withdrawable[0]["withdraw_url"], data=data)

@@ -480,3 +480,41 @@ def test_status_marks_a_voided_and_a_withdrawn_upload_as_the_pages_do(
     row = {line.split()[0]: line for line in rows[1:4]}
     assert voided in row["#1"] and withdrawn in row["#2"]
     assert "(" not in row["#3"]  # it counts: finished, nothing more
+
+
+class _WithdrawApi:
+    """A round whose uploads carry no ``withdraw_url`` (its game lets no upload be
+    withdrawn: a 2015 round's)."""
+
+    def get(self, url):
+        if url.endswith("status/"):
+            return {"uploads": [{"number": 1, "type": "anonymized", "url": "/u/1/"}]}
+        return {"number": 1, "voided": None}
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused", "missing"),
+    [
+        ("en", "#1 cannot be withdrawn in this round", "no upload #9"),
+        ("ja", "#1 はこのラウンドでは取り消せません", "#9"),
+    ],
+)
+def test_withdraw_tells_an_upload_not_withdrawable_from_no_upload(
+    monkeypatch, lang, refused, missing
+):
+    """A team's upload #1 that the round lets nobody withdraw read "your team has no upload
+    #1 it may withdraw", as if #1 did not exist: the client says it cannot be withdrawn in
+    this round, and where the rules are; a number with no upload stays "no upload"."""
+    from pwscup.client.withdrawing import cmd_withdraw
+
+    monkeypatch.setenv("PWSCUP_LANG", lang)
+
+    def withdraw(number):
+        args = type("Args", (), {"round": ("demo", "round-1"), "number": number, "type": None})
+        with pytest.raises(session.UsageError) as raised:
+            cmd_withdraw(_WithdrawApi(), args)
+        return str(raised.value)
+
+    said = withdraw(1)
+    assert refused in said and ("Rules tab" in said or "「ルールと採点」タブ" in said)
+    assert missing in withdraw(9) and refused not in withdraw(9)
