@@ -154,12 +154,19 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
     assert failed.status == "failed" and failed.message == (
         "estimate.csv: the header must be target,gender,age,count; missing column(s): 'age'"
     )
+    # Checked, not scored: the answer says when it will be (``pwscup submit --wait`` printed
+    # only "no score to show yet").
+    checked = client.get(upload.json()["url"], **bearer(world.users["b"])).json()
+    assert checked["scores"] == {}
+    assert checked["remark"] == "Format checked; scored when the release phase closes."
     board = client.get(api(world, "dp-leaderboard"))
     assert board.status_code == 404 and board.json()["code"] == "not_closed"
     close_now(world)
     from pwscup.dp.services import dp_round_score
 
     dp_round_score(dp_round=world.dp_round)
+    scored = client.get(upload.json()["url"], **bearer(world.users["b"])).json()
+    assert scored["scores"] and scored["remark"] == ""
     board = client.get(api(world, "dp-leaderboard"), **headers).json()
     eps1 = next(level for level in board["levels"] if level["level"] == "eps-1")
     assert eps1["verified"][0]["team"] == "teamb" and eps1["verified"][0]["mean_l2"] == 0.0

@@ -24,6 +24,7 @@ from pwscup.dp import services
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.selectors import dp_round_of, team_levels
 from pwscup.submissions import round_api
+from pwscup.submissions.models import Status
 from pwscup.submissions.submission_types import SubmissionType
 from pwscup.submissions.voids import VoidableUploads
 
@@ -81,7 +82,8 @@ class DPEstimates(VoidableUploads, SubmissionType):
 
     def as_json(self, upload, part, access, context) -> dict:
         """Its level's type (``type``), its method (``note``), its scores once the round is
-        scored, never before; ``final``: it is its level's estimate that counts."""
+        scored, never before (``remark`` says so meanwhile); ``final``: it is its level's
+        estimate that counts."""
         scores = upload.scores if context["scored"] else {}
         scores = {m: scores[m] for m in SCORES if m in scores}
         return {
@@ -95,6 +97,10 @@ class DPEstimates(VoidableUploads, SubmissionType):
                 for m, v in scores.items()
             },
             "final": upload in context["counting"],
+            # A checked estimate waits for the close (spec §7.4): say so, not "no score".
+            "remark": _("Format checked; scored when the release phase closes.")
+            if upload.status == Status.FINISHED and not context["scored"]
+            else "",
         }
 
 
