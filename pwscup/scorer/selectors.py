@@ -280,15 +280,27 @@ def latest_ranking(*, scorer: ScorerRound) -> RankingRun | None:
     return RankingRun.objects.filter(scorer=scorer, status=Status.FINISHED).first()
 
 
-def _program_ranks(run: RankingRun | None, rows, *, key: str, higher: bool) -> dict:
+def _program_ranks(
+    run: RankingRun | None, rows, *, key: str, higher: bool, failed_gate=frozenset()
+) -> dict:
     """Ranks of ``rows`` (their team slugs) by the program's ``key`` per team in its latest
-    ranking ``run`` (a team the program gave no number, or no run yet, is unranked)."""
+    ranking ``run`` (a team the program gave no number, or no run yet, is unranked). The
+    gates hold whoever ranks: the teams of ``failed_gate`` rank after every passing team,
+    as under the rules (``release_ranking``)."""
     values = run.teams if run else {}
     numbers = {}
     for row in rows:
         value = (values.get(row.team.slug) or {}).get(key)
         numbers[row.team.slug] = value if isinstance(value, int | float) else None
-    return rank(numbers, higher_is_better=higher)
+    ranked = release_ranking(
+        numbers,
+        {},
+        rule="primary",
+        primary_higher_is_better=higher,
+        protection_higher_is_better=higher,
+        failed_gate=failed_gate,
+    )
+    return dict(ranked)
 
 
 def _placed(rows: list, ranks: dict) -> None:
@@ -323,6 +335,7 @@ def standings(*, scorer: ScorerRound) -> Standings:
         for t in targets
     ]
     ranked = rule.ranked(rows)
+    failed_gate = {row.team.slug for row in ranked if row.failed_gates}
     ranks = dict(
         release_ranking(
             {row.team.slug: row.primary for row in ranked},
@@ -330,12 +343,14 @@ def standings(*, scorer: ScorerRound) -> Standings:
             rule=config.release_rank,
             primary_higher_is_better=release_higher,
             protection_higher_is_better=not attack_higher,
-            failed_gate={row.team.slug for row in ranked if row.failed_gates},
+            failed_gate=failed_gate,
         )
     )
     run = latest_ranking(scorer=scorer) if config.ranking == "program" else None
     if config.ranking == "program":
-        ranks = _program_ranks(run, ranked, key="release", higher=release_higher)
+        ranks = _program_ranks(
+            run, ranked, key="release", higher=release_higher, failed_gate=failed_gate
+        )
     _placed(rows, ranks)
 
     top = None
