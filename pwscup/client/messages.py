@@ -173,11 +173,12 @@ JA = {
     ),
     "No target's file to download now.": "今ダウンロードできる攻撃対象のファイルはありません。",
     "{name!r} is not a file name: not saved": "{name!r} はファイル名ではありません: 保存しません",
-    "this round lists no targets now (a round with an attack phase lists them once its "
-    "releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`": (
-        "このラウンドには今、攻撃対象の一覧がありません (攻撃フェーズのあるラウンドでは、"
-        "公開データの凍結後に一覧が出ます)。`pwscup status ROUND` と `pwscup download ROUND` "
-        "を参照してください"
+    "this round lists no target for your team now (a round with an attack phase lists the "
+    "other teams' releases once they are frozen, never your own); see `pwscup status ROUND` "
+    "and `pwscup download ROUND`": (
+        "このラウンドには今、あなたのチームの攻撃対象がありません (攻撃フェーズのあるラウンド"
+        "では、凍結された他チームの公開データが一覧に出ます。自チームのものは出ません)。"
+        "`pwscup status ROUND` と `pwscup download ROUND` を参照してください"
     ),
     "Their files come with `pwscup targets ROUND --download DIR` (each target's in its own "
     "folder) or `pwscup download ROUND`.": (

@@ -40,12 +40,14 @@ def _print_listed_targets(targets: list) -> int:
 
 
 def _none_now() -> UsageError:
-    """No target to list now (a two-sided round before its freeze, a round of none): said
-    so, exit 2, whatever the round's game."""
+    """No target to list now (a two-sided round before its freeze, or after it with no
+    other team's release published; a round of none): said so, exit 2, whatever the round's
+    game."""
     return UsageError(
         tr(
-            "this round lists no targets now (a round with an attack phase lists them once "
-            "its releases are frozen); see `pwscup status ROUND` and `pwscup download ROUND`"
+            "this round lists no target for your team now (a round with an attack phase "
+            "lists the other teams' releases once they are frozen, never your own); see "
+            "`pwscup status ROUND` and `pwscup download ROUND`"
         )
     )
 

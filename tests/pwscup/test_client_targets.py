@@ -58,7 +58,9 @@ def test_a_synthetic_round_s_targets_are_saved_each_in_its_folder(live_server, t
     # nothing saved.
     early = run(["targets", ref, "--download", "t"], config_dir=home)
     assert early.returncode == 2
-    assert "lists no targets now (a round with an attack phase" in early.stderr, early.stderr
+    assert "lists no target for your team now (a round with an attack phase" in early.stderr, (
+        early.stderr
+    )
     assert not (home / "t").exists()
 
     for letter in "abc":

@@ -287,7 +287,8 @@ def test_targets_of_a_round_that_lists_none_is_said_so(monkeypatch):
     monkeypatch.setenv("PWSCUP_LANG", "en")
     args = cli.build_parser().parse_args(["targets", "c/dp"])
     with pytest.raises(
-        UsageError, match=r"this round lists no targets now \(a round with an attack phase"
+        UsageError,
+        match=r"this round lists no target for your team now \(a round with an attack phase",
     ):
         args.run(_AttackRound([]), args)
 
@@ -305,7 +306,8 @@ def test_targets_of_a_2015_round_before_its_freeze_is_said_as_in_every_kind(monk
     monkeypatch.setenv("PWSCUP_LANG", "en")
     args = cli.build_parser().parse_args(["targets", "c/r1"])
     with pytest.raises(
-        UsageError, match=r"this round lists no targets now \(a round with an attack phase"
+        UsageError,
+        match=r"this round lists no target for your team now \(a round with an attack phase",
     ):
         args.run(_FirstGameRound([]), args)
 
