@@ -115,7 +115,12 @@ def _address_space_limit(pid: int) -> tuple[int, int]:
     return (-1 if soft == "unlimited" else int(soft)), int(size.split()[1]) * 1024
 
 
+# Marked django_db although it writes no row: the worker runs against this run's test
+# database, which pytest-django creates only when a test of the run asks for a database.
+# Run alone, the module asked for none: the worker was started on the development database's
+# name and the session's teardown failed connecting to it ("database … does not exist").
 @pytest.mark.worker
+@pytest.mark.django_db
 def test_every_pool_process_of_a_real_worker_is_bounded(celery_worker_process, settings):
     deadline = time.monotonic() + 30
     while not (pool := _children(celery_worker_process.pid)) and time.monotonic() < deadline:
