@@ -11,6 +11,7 @@ from pwscup.competitions.models import AuditEntry, Round
 from pwscup.notifications.models import Notification
 from pwscup.sequential.models import SequentialRound
 from tests.pwscup.factories import run_operations
+from tests.pwscup.rendered_forms import FormParser, post_data
 from tests.pwscup.seq_web_world import seq_world
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +166,32 @@ def test_the_sequential_admin_publishes_through_the_service_and_tells_the_teams(
     assert not SequentialRound.objects.get(pk=sequential.pk).results_published
     logged = AuditEntry.objects.filter(round=world.round).values_list("action", flat=True)
     assert {"results_published", "results_hidden"} <= set(logged)
+
+
+def _rendered_round_form(admin_client, url: str) -> list[dict]:
+    parser = FormParser()
+    parser.feed(admin_client.get(url).content.decode())
+    (fields,) = [form["fields"] for form in parser.forms if form["attrs"].get("id") == "round_form"]
+    return fields
+
+
+def test_an_edit_of_the_2015_game_s_settings_in_the_admin_is_in_the_audit_log(
+    admin_client, world
+):
+    """Like every round edit (``round_core_update``, the console's edit): one line naming
+    the changed settings; a save that changes nothing writes none."""
+    url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    entries = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    fields = _rendered_round_form(admin_client, url)
+    assert admin_client.post(url, post_data(fields)).status_code == 302
+    assert not entries.exists()
+    changes = {"tie_break_metric": "U2", "auto_freeze": False}
+    assert admin_client.post(url, post_data(fields, changes)).status_code == 302
+    world.round.refresh_from_db()
+    assert (world.round.pwscup2015.tie_break_metric, world.round.pwscup2015.auto_freeze) == (
+        "U2",
+        False,
+    )
+    (entry,) = entries
+    assert entry.user.username == "root-s"
+    assert sorted(entry.detail["fields"]) == ["auto_freeze", "tie_break_metric"]

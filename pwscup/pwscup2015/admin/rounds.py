@@ -25,6 +25,7 @@ from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
 from pwscup.pwscup2015 import KEY
+from pwscup.pwscup2015.console.services import console_round_update
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.selectors.operations import round_operations_summary
 from pwscup.pwscup2015.services import round_assign_samples
@@ -257,6 +258,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
         return form
 
     def save_model(self, request, obj, form, change):
+        checked = getattr(form, "checked", None)
         if not change:
             obj.kind = KEY  # this form adds rounds of the 2015 game only
         else:
@@ -267,7 +269,17 @@ class Pwscup2015RoundPage(RoundPageAdmin):
                 round=obj,
                 **{field: form.cleaned_data[field] for field in ROUND_CORE_FIELDS},
             )
-        checked = getattr(form, "checked", None)
+            # The game's settings and its configuration through the game's edit service, as
+            # on the console's edit page: the changed ones recorded in the audit log, the
+            # cached rankings refreshed. It compares with the stored round (``obj`` holds the
+            # form's values already).
+            console_round_update(
+                user=request.user,
+                round=Round.objects.get(pk=obj.pk),
+                values=form.game_settings,
+                phases={},
+                config=checked.config if checked is not None else None,
+            )
         if checked is not None:
             round_record_data(round=obj, checked=checked)
             if "original_file" in form.changed_data:  # a new upload, not the stored one rechecked
@@ -276,7 +288,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
                 upload = form.cleaned_data["original_file"]
                 round_original_store(round=obj, csv=checked.csv, filename=upload.name)
         super().save_model(request, obj, form, change)
-        if form.game_settings:
+        if not change:
             Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
 
     def save_related(self, request, form, formsets, change):
