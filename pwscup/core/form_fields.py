@@ -3,7 +3,8 @@ time typed in a zone the form names (``local_datetime_field``), a
 service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
 to its service; ``form_page``: the whole page of such a form), the comma-separated lists
 the round forms take, and the round forms'
-"advanced" JSON view and tables of rows (an error about a row next to it: ``row_error``)."""
+"advanced" JSON view and tables of rows (an error about a row next to it: ``row_error``; about
+a setting, next to its field: ``setting_error``)."""
 
 import json
 from typing import NamedTuple
@@ -195,6 +196,20 @@ class ConfigJsonView:
             return valid
         rows_valid = [rows.is_valid() for rows in self.row_sets()]
         return valid and all(rows_valid)
+
+
+def setting_error(form, field: str, message: str) -> None:
+    """A service's refusal of a setting the round form's field ``field`` built, next to that
+    field (above the form when it has none). A field left empty gets its own *required*
+    message, in the reader's language: the service, given a null, names the configuration's
+    key ("configuration key 'm' … got null"), which a person who filled the fields never saw."""
+    if field not in form.fields:
+        form.add_error(None, message)
+        return
+    formfield = form.fields[field]
+    if form[field].data in formfield.empty_values:
+        message = formfield.error_messages["required"]
+    form.add_error(field, message)
 
 
 def row_error(form, rows, message: str, *, field: str, key, key_field="", key_of=None) -> None:

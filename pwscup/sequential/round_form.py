@@ -21,6 +21,7 @@ from pwscup.core.form_fields import (
     comma_list,
     example_rows,
     row_error,
+    setting_error,
 )
 from pwscup.sequential import engine
 from pwscup.sequential.demo import PAPER_CONFIG
@@ -252,4 +253,4 @@ class SequentialRoundForm(
             row_error(self, self.qi_rows, message, field="column", key=entry, key_field="column")
             return
         field = {"utility_gates": f"gate_{entry}", "per_team": f"per_team_{entry}"}.get(key, key)
-        self.add_error(field if field in self.fields else None, message)
+        setting_error(self, field, message)

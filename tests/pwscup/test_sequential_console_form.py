@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from pwscup.competitions.models import Round
 from pwscup.sequential.models import SequentialRound
+from tests.pwscup.rendered_forms import form_fields_of, post_data
 from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +128,8 @@ def test_an_attack_limit_below_one_is_refused_next_to_its_field(world, client):
     ("overrides", "field", "message"),
     [
         ({"m": "1"}, "m", "configuration key 'm' must be an integer ≥ 2, got 1"),
-        ({"n_releases": ""}, "n_releases", "configuration key 'n_releases' must be"),
+        # A field left empty: its own message, not the service's about a null key.
+        ({"n_releases": ""}, "n_releases", "This field is required."),
         ({"sa": "Age"}, "sa", "configuration key 'sa' must be a column name other than"),
         ({"gate_IL": "-1"}, "gate_IL", "configuration key 'utility_gates'"),
         # An attack phase on one shared master: the master is at fault.
@@ -135,7 +137,7 @@ def test_an_attack_limit_below_one_is_refused_next_to_its_field(world, client):
         (
             {"master": "", "pool": upload_file(b"pid,Age,Zip,Disease\n", "pool.csv")},
             "per_team_size",
-            "'per_team.size' must be an integer ≥ 1, got null",
+            "This field is required.",
         ),
     ],
 )
@@ -235,3 +237,31 @@ def test_an_error_of_the_json_view_stays_on_it(world, client):
         "configuration key 'm' must be an integer ≥ 2, got 1"
     ]
     assert 'data-testid="seq-advanced" open>' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "required"), [("en", "This field is required."), ("ja", "この項目は必須です。")]
+)
+@pytest.mark.parametrize("field", ["m", "n_releases"])
+def test_a_setting_left_empty_is_refused_on_its_field_in_the_reader_s_words(
+    world, client, language, required, field
+):
+    """Posted as the page renders it: the service's message names the configuration's key
+    ("configuration key 'm' … got null"); the organizer, who filled no JSON, sees the
+    field's own message."""
+    client.force_login(world.organizer)
+    url = reverse("sequential_console:create", args=[world.competition.slug])
+    headers = {"accept-language": language}
+    page = client.get(url, headers=headers).content.decode()
+    fill = {
+        "name": "Seq left empty",
+        "slug": "seq",
+        field: "",
+        "master": ("master.csv", fixture("zhang_master.csv")),
+    }
+    fields = form_fields_of(page, "seq-create")
+    response = client.post(url, post_data(fields, fill), headers=headers)
+    assert response.status_code == 200
+    assert response.context["form"].errors == {field: [required]}
+    assert "configuration key" not in response.content.decode()
+    assert not Round.objects.filter(slug="seq").exists()
