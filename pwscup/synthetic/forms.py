@@ -93,7 +93,10 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
     )
     u_ml_min = forms.FloatField(
         label=_("Gate: least U_ML"),
-        help_text=_("A release below it gets no rank: listed last, in no standings."),
+        help_text=_(
+            "A release below it gets no rank: listed last, in no standings. A number ≥ 0, "
+            "as U_ML is; 0: no gate."
+        ),
     )
     u_1_max = forms.FloatField(
         label=_("Gate: most U_1"),

@@ -6,6 +6,7 @@ EXPECTED_MESSAGES: dict[str, dict[str, str]] = {
     "expect.number": {"en": "a number", "ja": "数値"},
     "expect.numbers": {"en": "a list of numbers", "ja": "数値のリスト"},
     "expect.positive_number": {"en": "a positive number", "ja": "正の数"},
+    "expect.non_negative_number": {"en": "a number ≥ 0", "ja": "0 以上の数"},
     "expect.number_above_zero": {"en": "a number > 0", "ja": "0 より大きい数"},
     "expect.open_unit": {"en": "a number in (0, 1)", "ja": "0 より大きく 1 より小さい数"},
     "expect.share": {"en": "a share between 0 and 1", "ja": "0 以上 1 以下の割合"},

@@ -16,7 +16,8 @@ its default, so an organizer can change it per round:
                  at most ``max_rows``;
 ``fpr_levels``   the false-positive levels of ``TPR@FPR``, the first one the headline ([0.1]);
 ``gates``        ``{"u_ml_min": 0.8, "u_1_max": 0.1, "r_copy_excess_max": 0.1}``: a release
-                 failing ``u_ml_min`` or ``u_1_max`` is ranked last; one whose ``R_copy`` exceeds
+                 failing ``u_ml_min`` (a number ≥ 0; 0: no gate) or ``u_1_max`` (a share,
+                 0–1) is ranked last; one whose ``R_copy`` exceeds
                  its ``R_copy`` against as many holdout rows (what chance copies) by more than
                  ``r_copy_excess_max`` (a share, 0–1) is kept and scored but never becomes the
                  team's final release nor is published at the freeze (it would hand the
@@ -235,13 +236,21 @@ def _bandwidth(value: Any) -> float:
 def _gate_values(raw: Any) -> dict[str, float]:
     """The three gates as numbers (the copy gate under its current name). ``U_1`` and the
     copy excess are shares, so their bounds are too: a ``u_1_max`` below 0 would rank no
-    release."""
+    release. ``U_ML`` is never below 0: a ``u_ml_min`` below 0 would say a gate and gate
+    nothing (0 is the bound that gates nothing)."""
     gates, copy_key = _gates(raw)
     return {
-        "u_ml_min": _fraction(gates["u_ml_min"], "gates.u_ml_min"),
+        "u_ml_min": _non_negative(gates["u_ml_min"], "gates.u_ml_min"),
         "u_1_max": _share(gates["u_1_max"], "gates.u_1_max"),
         "r_copy_excess_max": _share(gates[copy_key], f"gates.{copy_key}"),
     }
+
+
+def _non_negative(value: Any, key: str) -> float:
+    number = _fraction(value, key)
+    if number < 0:
+        raise bad_value(key, expect("non_negative_number"), clip(value))
+    return number
 
 
 def _share(value: Any, key: str) -> float:

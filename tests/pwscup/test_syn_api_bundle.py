@@ -108,6 +108,10 @@ def test_syn_bundle_refuses_a_broken_manifest_by_the_settings_path():
     # Every error of the settings at once, each by its path.
     two = {**settings, "config": {**settings["config"], "n_challenge": 82, "fpr_levels": [2]}}
     assert {"config.n_challenge", "config.fpr_levels"} <= set(refusal(world, two, original))
+    # A gate on U_ML below 0 (which gated nothing) is refused as the console refuses it.
+    gates = {**settings["config"]["gates"], "u_ml_min": -0.5}
+    below = refusal(world, {**settings, "config": {**settings["config"], "gates": gates}}, original)
+    assert "-0.5" in below["config.gates.u_ml_min"][0]
     assert not Phase.objects.filter(round__slug="copy").exists()
 
 

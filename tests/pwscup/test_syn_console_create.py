@@ -183,6 +183,7 @@ def test_a_lost_draft_is_reported_not_replaced(client, organizer):
         ({"density_bandwidth": 0}, "density_bandwidth", ["density_bandwidth", "positive"]),
         ({"density_bandwidth": "wide"}, "density_bandwidth", ["number"]),
         ({"u_1_max": -0.1}, "u_1_max", ["u_1_max", "between 0 and 1"]),
+        ({"u_ml_min": -0.5}, "u_ml_min", ["u_ml_min", "≥ 0", "-0.5"]),
         ({"n_train": 0}, "n_train", ["1"]),
         ({"min_rows": 1000, "max_rows": 900}, "min_rows", ["min_rows", "900", "1000"]),
         ({"slug": "not a slug"}, "slug", ["letters, digits, hyphens"]),

@@ -1,8 +1,9 @@
-"""``synthetic.0009`` brings a stored ``gates.u_1_max`` outside 0–1 to its nearest end: the
-round's settings read again now that ``scoring.synthetic.config`` refuses such a bound (a
-bound below 0 ranked no release); a bound inside, another gate, and a round of another kind
-keep their values. On a database of its own migrated forward from nothing
-(``tests.history``)."""
+"""``synthetic.0009`` brings a stored ``gates.u_1_max`` outside 0–1 to its nearest end, and
+``synthetic.0010`` a stored ``gates.u_ml_min`` below 0 to 0: the round's settings read again
+now that ``scoring.synthetic.config`` refuses such a bound (a ``u_1_max`` below 0 ranked no
+release, a ``u_ml_min`` below 0 gated nothing, as 0 does); a bound inside, another gate, and
+a round of another kind keep their values. On a database of its own migrated forward from
+nothing (``tests.history``)."""
 
 import pytest
 
@@ -13,6 +14,7 @@ pytestmark = pytest.mark.django_db
 
 BEFORE = [("synthetic", "0008_voided_uploads")]
 AFTER = [("synthetic", "0009_u_1_max_a_share")]
+LAST = [("synthetic", "0010_u_ml_min_not_negative")]
 COLUMNS = {"y": "categorical"}
 
 
@@ -28,8 +30,8 @@ def migrate(history, targets):
     return executor.loader.project_state(targets).apps
 
 
-def gates(u_1_max) -> dict:
-    return {"u_ml_min": -2, "u_1_max": u_1_max, "r_copy_excess_max": 0.3}
+def gates(u_1_max, u_ml_min=0.5) -> dict:
+    return {"u_ml_min": u_ml_min, "u_1_max": u_1_max, "r_copy_excess_max": 0.3}
 
 
 def test_a_stored_u_1_bound_outside_a_share_is_brought_to_its_end():
@@ -58,4 +60,33 @@ def test_a_stored_u_1_bound_outside_a_share_is_brought_to_its_end():
             "dp": gates(-0.5),
         }
         for slug in ("below", "above", "inside"):
+            parse_config(rounds.get(pk=made[slug]).config)  # reads again
+
+
+def test_a_stored_u_ml_bound_below_zero_is_brought_to_zero():
+    with history_database() as history:
+        apps = migrate(history, AFTER)
+        world = old_world(history, apps)
+        rounds = history.objects(apps, "competitions", "Round")
+        made = {}
+        for slug, kind, bound in [
+            ("below", "synthetic", -2),
+            ("zero", "synthetic", 0),
+            ("inside", "synthetic", 0.8),
+            ("dp", "dp", -2),
+        ]:
+            config = {"columns": COLUMNS, "label": "y", "gates": gates(0.1, u_ml_min=bound)}
+            made[slug] = rounds.create(
+                competition_id=world.competition, kind=kind, name=slug, slug=slug, config=config
+            ).pk
+        apps = migrate(history, LAST)
+        rounds = history.objects(apps, "competitions", "Round")
+        stored = {slug: rounds.get(pk=pk).config["gates"] for slug, pk in made.items()}
+        assert stored == {
+            "below": gates(0.1, u_ml_min=0.0),
+            "zero": gates(0.1, u_ml_min=0),
+            "inside": gates(0.1, u_ml_min=0.8),
+            "dp": gates(0.1, u_ml_min=-2),
+        }
+        for slug in ("below", "zero", "inside"):
             parse_config(rounds.get(pk=made[slug]).config)  # reads again

@@ -211,3 +211,18 @@ def test_the_u_1_gate_is_a_share_too(value):
     assert "0 以上 1 以下" in caught.value.render("ja")
     own = {"columns": {"y": "categorical"}, "label": "y", "gates": {"u_1_max": 0.0}}
     assert parse_config(own).u_1_max == 0.0
+
+
+@pytest.mark.parametrize("value", [-0.1, -2])
+def test_the_u_ml_gate_refuses_a_bound_below_zero(value):
+    """``U_ML`` (an AUC over an AUC) is never below 0: a ``u_ml_min`` below 0 gated nothing,
+    as 0 does, and was taken without a word. It is refused naming the key and the value; 0
+    is the bound that gates nothing."""
+    with pytest.raises(SynthError) as caught:
+        parse_config({"columns": {"y": "categorical"}, "label": "y", "gates": {"u_ml_min": value}})
+    assert caught.value.code == "syn.config.bad_value"
+    assert caught.value.params["key"] == "gates.u_ml_min"
+    assert str(value) in str(caught.value) and "≥ 0" in str(caught.value)
+    assert "0 以上の数" in caught.value.render("ja")
+    own = {"columns": {"y": "categorical"}, "label": "y", "gates": {"u_ml_min": 0}}
+    assert parse_config(own).u_ml_min == 0.0
