@@ -47,6 +47,21 @@ def post_file(client, url: str, content: bytes, name: str, **headers):
     return client.post(url, {"file": SimpleUploadedFile(name, content, "text/csv")}, **headers)
 
 
+def upload_block(submit: str, testid: str) -> str:
+    """The rows of one upload in a table of the Submit tab (its ``tbody``)."""
+    block = submit[submit.index(f'<tbody data-testid="{testid}"') :]
+    return block[: block.index("</tbody>")]
+
+
+def assert_one_message_row(block: str, text: str) -> None:
+    """A refused upload's reason, once, in the shared row under it
+    (``rounds/_message_row.html``); not also in the old cell of its own."""
+    assert block.count(text) == 1 and block.count('data-testid="message"') == 1, block
+    row = block[block.index('<tr class="upload-message') :]
+    assert row.index(text) < row.index("</tr>"), block
+    assert 'class="message"' not in block, block
+
+
 def test_syn_a_release_uploaded_over_http_is_kept_scored_and_chosen(client):
     world = syn_world(slug="synup", letters="ab")
     client.force_login(world.users["a"])
@@ -114,6 +129,7 @@ def test_syn_a_bad_release_names_column_row_value_in_the_readers_language(client
     message = english[english.index('data-testid="message"') :]
     message = message[: message.index("</pre>")]
     assert "sex" in message and "Mle" in message and "row" in message
+    assert_one_message_row(upload_block(english, f"release-{kept.pk}"), kept.message_text)
 
 
 def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
@@ -162,9 +178,9 @@ def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
     failed = SynAttack.objects.filter(team=world.teams["b"]).order_by("-pk").first()
     services.attack_score(attack_id=failed.pk)
     failed.refresh_from_db()
-    assert failed.status == Status.FAILED and failed.message_text in page(
-        client, tab_url(world, "submit")
-    )
+    assert failed.status == Status.FAILED
+    submit = page(client, tab_url(world, "submit"))
+    assert_one_message_row(upload_block(submit, f"attack-{failed.pk}"), failed.message_text)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
