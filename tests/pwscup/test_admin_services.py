@@ -175,9 +175,7 @@ def _rendered_round_form(admin_client, url: str) -> list[dict]:
     return fields
 
 
-def test_an_edit_of_the_2015_game_s_settings_in_the_admin_is_in_the_audit_log(
-    admin_client, world
-):
+def test_an_edit_of_the_2015_game_s_settings_in_the_admin_is_in_the_audit_log(admin_client, world):
     """Like every round edit (``round_core_update``, the console's edit): one line naming
     the changed settings; a save that changes nothing writes none."""
     url = reverse("admin:competitions_round_change", args=[world.round.pk])

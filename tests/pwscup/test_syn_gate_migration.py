@@ -34,59 +34,57 @@ def gates(u_1_max, u_ml_min=0.5) -> dict:
     return {"u_ml_min": u_ml_min, "u_1_max": u_1_max, "r_copy_excess_max": 0.3}
 
 
-def test_a_stored_u_1_bound_outside_a_share_is_brought_to_its_end():
+def gates_migrated(before, after, made: dict) -> dict:
+    """Rounds made at ``before`` (``made``: slug → (kind, gates)), migrated to ``after``:
+    their gates there (slug → gates); each synthetic round's settings read again."""
     with history_database() as history:
-        apps = migrate(history, BEFORE)
+        apps = migrate(history, before)
         world = old_world(history, apps)
         rounds = history.objects(apps, "competitions", "Round")
-        made = {}
-        for slug, kind, bound in [
-            ("below", "synthetic", -0.5),
-            ("above", "synthetic", 3),
-            ("inside", "synthetic", 0.25),
-            ("dp", "dp", -0.5),
-        ]:
-            config = {"columns": COLUMNS, "label": "y", "gates": gates(bound)}
-            made[slug] = rounds.create(
-                competition_id=world.competition, kind=kind, name=slug, slug=slug, config=config
+        pks = {
+            slug: rounds.create(
+                competition_id=world.competition,
+                kind=kind,
+                name=slug,
+                slug=slug,
+                config={"columns": COLUMNS, "label": "y", "gates": stored},
             ).pk
-        apps = migrate(history, AFTER)
-        rounds = history.objects(apps, "competitions", "Round")
-        stored = {slug: rounds.get(pk=pk).config["gates"] for slug, pk in made.items()}
-        assert stored == {
-            "below": gates(0.0),
-            "above": gates(1.0),
-            "inside": gates(0.25),
-            "dp": gates(-0.5),
+            for slug, (kind, stored) in made.items()
         }
-        for slug in ("below", "above", "inside"):
-            parse_config(rounds.get(pk=made[slug]).config)  # reads again
+        apps = migrate(history, after)
+        rounds = history.objects(apps, "competitions", "Round")
+        configs = {slug: rounds.get(pk=pk).config for slug, pk in pks.items()}
+    for slug, config in configs.items():
+        if made[slug][0] == "synthetic":
+            parse_config(config)  # reads again
+    return {slug: config["gates"] for slug, config in configs.items()}
+
+
+def test_a_stored_u_1_bound_outside_a_share_is_brought_to_its_end():
+    made = {
+        "below": ("synthetic", gates(-0.5)),
+        "above": ("synthetic", gates(3)),
+        "inside": ("synthetic", gates(0.25)),
+        "dp": ("dp", gates(-0.5)),
+    }
+    assert gates_migrated(BEFORE, AFTER, made) == {
+        "below": gates(0.0),
+        "above": gates(1.0),
+        "inside": gates(0.25),
+        "dp": gates(-0.5),
+    }
 
 
 def test_a_stored_u_ml_bound_below_zero_is_brought_to_zero():
-    with history_database() as history:
-        apps = migrate(history, AFTER)
-        world = old_world(history, apps)
-        rounds = history.objects(apps, "competitions", "Round")
-        made = {}
-        for slug, kind, bound in [
-            ("below", "synthetic", -2),
-            ("zero", "synthetic", 0),
-            ("inside", "synthetic", 0.8),
-            ("dp", "dp", -2),
-        ]:
-            config = {"columns": COLUMNS, "label": "y", "gates": gates(0.1, u_ml_min=bound)}
-            made[slug] = rounds.create(
-                competition_id=world.competition, kind=kind, name=slug, slug=slug, config=config
-            ).pk
-        apps = migrate(history, LAST)
-        rounds = history.objects(apps, "competitions", "Round")
-        stored = {slug: rounds.get(pk=pk).config["gates"] for slug, pk in made.items()}
-        assert stored == {
-            "below": gates(0.1, u_ml_min=0.0),
-            "zero": gates(0.1, u_ml_min=0),
-            "inside": gates(0.1, u_ml_min=0.8),
-            "dp": gates(0.1, u_ml_min=-2),
-        }
-        for slug in ("below", "zero", "inside"):
-            parse_config(rounds.get(pk=made[slug]).config)  # reads again
+    made = {
+        "below": ("synthetic", gates(0.1, u_ml_min=-2)),
+        "zero": ("synthetic", gates(0.1, u_ml_min=0)),
+        "inside": ("synthetic", gates(0.1, u_ml_min=0.8)),
+        "dp": ("dp", gates(0.1, u_ml_min=-2)),
+    }
+    assert gates_migrated(AFTER, LAST, made) == {
+        "below": gates(0.1, u_ml_min=0.0),
+        "zero": gates(0.1, u_ml_min=0),
+        "inside": gates(0.1, u_ml_min=0.8),
+        "dp": gates(0.1, u_ml_min=-2),
+    }
