@@ -1,11 +1,15 @@
 """The sequential round's services on the paper's tables (spec §13): creation, online steps,
 validation kept FAILED with the spec's message, scores over the frozen prefix, ranking (§11)."""
 
+import html
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.utils import translation
 
 from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.sequential import selectors, services
 from pwscup.sequential.models import Release, SequenceScore
 from pwscup.submissions.messages import job_message_text
@@ -113,6 +117,18 @@ def test_a_refusal_names_the_file_as_the_team_uploaded_it_though_it_is_kept_as_r
         with translation.override(language):
             text = job_message_text(rejected)
         assert "my_release.csv" in text and "release_1.csv" not in text
+    # On the Submit tab: once, in the shared row under the upload (``rounds/_message_row.html``,
+    # held at a phone's left edge), not in an old cell of the sequential kind's own.
+    browser = Client()
+    browser.force_login(world.users["a"])
+    page = browser.get(tab_url(world.round, SUBMIT), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    block = page[page.index(f'<tbody data-testid="upload-{rejected.pk}"') :]
+    block = block[: block.index("</tbody>")]
+    with translation.override("en"):
+        shown = html.escape(job_message_text(rejected), quote=False)
+    assert block.count('data-testid="message"') == 1 and block.count(shown) == 1, block
+    row = block[block.index('<tr class="upload-message') :]
+    assert row.index(shown) < row.index("</tr>") and 'class="message"' not in block
 
 
 def test_w2_intersection_attack_names_every_signature_change():
