@@ -33,4 +33,3 @@ def test_a_team_withdraws_its_attack_with_the_client(live_server, tmp_path):
     assert late.returncode != 0
     assert "does not let teams withdraw" in late.stderr
     assert Attack.objects.get(pk=attacks["c2"].pk).voided_at is None
-
