@@ -252,6 +252,12 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "an attack's target: DIR bound at /app/input/targets/NAME (repeatable)",
         "ja": "攻撃の対象: DIR を /app/input/targets/NAME に割り当てる（繰り返し指定可）",
     },
+    "help.scorer.attacks": {
+        "en": "a ranking run's counted attacks: DIR/<attacker>/<upload>/ bound at "
+        "/app/input/attacks/<attacker>/<upload>/ (a lone ZIP is unpacked)",
+        "ja": "順位付けの実行に渡す集計対象の攻撃: DIR/<攻撃チーム>/<アップロード>/ を "
+        "/app/input/attacks/<攻撃チーム>/<アップロード>/ に割り当てる（単独の ZIP は展開する）",
+    },
     "help.scorer.primary_key": {
         "en": "the score scores.json must hold",
         "ja": "scores.json に必ずあるべきスコア",

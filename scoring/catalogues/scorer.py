@@ -318,6 +318,31 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "集計対象の攻撃のフォルダ名 {name} が正しくありません。攻撃チームの名前と投稿の番号が"
         "必要で、それぞれ英字（a-z, A-Z）・数字・-・_ の 1〜64 文字です（プラットフォームの問題です）。",
     },
+    # -- the counted attacks of an organizer's trial ranking run (scorer run --attacks DIR)
+    "scorer.attacks_dir.kind": {
+        "en": "--attacks gives the counted attacks' files to a ranking run: use it with "
+        "--kind ranking, not --kind {kind}.",
+        "ja": "--attacks は集計対象の攻撃のファイルを順位付けの実行に渡すオプションです。"
+        "--kind {kind} ではなく --kind ranking と一緒に指定してください。",
+    },
+    "scorer.attacks_dir.missing": {
+        "en": "The attacks folder {path} does not exist (or is not a folder).",
+        "ja": "攻撃のフォルダ {path} がありません（またはフォルダではありません）。",
+    },
+    "scorer.attacks_dir.layout": {
+        "en": "{path} is not laid out as the ranking run's attacks: the folder given to "
+        "--attacks holds a folder per attacker, named as its team, each holding a folder per "
+        "upload (its number), named with 1 to 64 letters a-z or A-Z, digits, - or _, starting "
+        "with a letter or a digit; the upload's files go in that folder.",
+        "ja": "{path} は順位付けの実行に渡す攻撃の並びになっていません。--attacks に指定する"
+        "フォルダには攻撃チームごとにチーム名のフォルダを置き、その中にアップロードごとに番号の"
+        "フォルダを置きます。名前はそれぞれ英字（a-z, A-Z）・数字・-・_ の 1〜64 文字で、英字か"
+        "数字で始まります。アップロードのファイルはそのフォルダに入れます。",
+    },
+    "scorer.attacks_dir.upload": {
+        "en": "The upload {path} cannot be laid out as the platform lays it out: {reason}",
+        "ja": "アップロード {path} をプラットフォームと同じように展開できません: {reason}",
+    },
     "scorer.config.not_object": {
         "en": "The round's settings must be a JSON object of keys to values.",
         "ja": "ラウンドの設定はキーと値の JSON オブジェクトである必要があります。",

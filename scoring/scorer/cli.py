@@ -2,13 +2,16 @@
 
 scorer run --program PROG.zip|DIR --submission FILE|ZIP --reference DIR --output DIR
         [--truth DIR] [--context JSON] [--kind score|release|attack|ranking]
-        [--target NAME=DIR ...] [--primary-key KEY] [--timeout S] [--memory-mb MB]
+        [--target NAME=DIR ...] [--attacks DIR] [--primary-key KEY] [--timeout S] [--memory-mb MB]
         [--cache DIR] [--sandbox-command TEMPLATE [--sandbox-mount-ro WORDS]
         [--sandbox-mount-rw WORDS] [--sandbox-env WORDS]]
     Unpack the program, build (or reuse) its environment in ``--cache``, run it in the
     sandbox and print the result as JSON (status, scores, targets, public files, message).
     ``--output`` receives the program's output folder; each ``--target NAME=DIR`` (an
-    attack's target, repeatable) is bound read-only at ``/app/input/targets/NAME``.
+    attack's target, repeatable) is bound read-only at ``/app/input/targets/NAME``;
+    ``--attacks DIR`` (``--kind ranking`` only) gives a ranking run the counted attacks,
+    ``DIR/<attacker>/<upload>/``, laid out and bound at ``/app/input/attacks/`` as a worker
+    does (:mod:`scoring.scorer.upload_layout`).
     ``--sandbox-command`` starts the sandbox with a container runtime's template instead of
     bubblewrap (``CommandLauncher``; the worker's ``PWSCUP_SCORER_SANDBOX_COMMAND``), to try
     a template on a host before a round uses it.
@@ -30,10 +33,12 @@ from pathlib import Path
 from scoring.cli_usage import integer_option, number_option
 from scoring.messages import environment_language, render
 from scoring.scorer.environment import environment_ensure
+from scoring.scorer.errors import ScorerError
 from scoring.scorer.launchers import CommandLauncher
 from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.program import program_read, program_unpack
 from scoring.scorer.run import scorer_run
+from scoring.scorer.upload_layout import attacks_read
 
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "pwscup-scorer-envs"
 
@@ -58,9 +63,16 @@ def readable_copy(folder: Path | None, into: Path) -> Path | None:
 
 
 def cmd_scorer_run(args) -> int:
+    if args.attacks is not None and args.kind != "ranking":
+        raise ScorerError("scorer.attacks_dir.kind", kind=args.kind)
     work = Path(tempfile.mkdtemp(prefix="pwscup-scorer-"))
     try:
         os.chmod(work, 0o711)  # the sandbox's user reaches the folders inside
+        attacks = (
+            attacks_read(Path(args.attacks).resolve(), into=work / "attacks")
+            if args.attacks is not None
+            else None
+        )
         source = readable_copy(Path(args.program), work)
         if source.is_dir():
             program = program_read(source)
@@ -86,6 +98,7 @@ def cmd_scorer_run(args) -> int:
             primary_key=args.primary_key,
             targets={name: readable_copy(folder, work) for name, folder in (args.target or [])}
             or None,
+            attacks=attacks or None,
             launcher=_launcher(args),
         )
         if result.output.is_dir():
@@ -150,6 +163,9 @@ def add_scorer_commands(commands, lang: str = "en") -> None:
         default=None,
         metavar="NAME=DIR",
         help=render("help.scorer.target", lang=lang),
+    )
+    run.add_argument(
+        "--attacks", default=None, metavar="DIR", help=render("help.scorer.attacks", lang=lang)
     )
     run.add_argument(
         "--primary-key", default=None, help=render("help.scorer.primary_key", lang=lang)

@@ -34,6 +34,7 @@ from scoring.scorer import (
 from scoring.scorer.errors import EnvironmentBuildError
 from scoring.scorer.round_config import parse_round_config
 from scoring.scorer.unzip import UnzipLimits, unzip
+from scoring.scorer.upload_layout import upload_lay_out
 
 READY = ".ready"
 MAX_LOG_CHARS = 200_000
@@ -233,20 +234,13 @@ def program_run(
 
 
 def submission_folder(field, *, name: str, into: Path) -> Path:
-    """A kept upload (a target's release as uploaded) laid out as the program's ``res/`` was:
-    a ZIP unpacked, any other file under its name; readable by the sandbox's user."""
+    """A kept upload (a target's release, a counted attack, as uploaded) laid out as the
+    program's ``res/`` was (``scoring.scorer.upload_layout.upload_lay_out``, which
+    ``python -m scoring scorer run --attacks`` lays out with too)."""
     into.mkdir(parents=True, exist_ok=True)
     scratch = into.parent / f"{into.name}.upload"
     _stored_copy(field, scratch)
     try:
-        with open(scratch, "rb") as handle:
-            is_zip = handle.read(4) == b"PK\x03\x04"
-        if is_zip:
-            unzip(scratch, into, what="submission ZIP", limits=UnzipLimits())
-        else:
-            shutil.copyfile(scratch, into / name)
+        return upload_lay_out(scratch, name=name, into=into)
     finally:
         scratch.unlink(missing_ok=True)
-    for path in (into, *into.rglob("*")):
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
-    return into

@@ -2,14 +2,12 @@
 
 import json
 import os
-import subprocess
-import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.scoring.scorer.cli_runs import scoring_cli
+
 SCORE = """
 import json, sys
 rows = open(sys.argv[1] + "/res/sub.csv").read().split()
@@ -20,17 +18,6 @@ json.dump({"rows": len(rows)}, open(sys.argv[2] + "/scores.json", "w"))
 """
 
 
-def _cli(*arguments):
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", *arguments],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_scorer_run_prints_the_scores_and_fills_the_output_folder(place, sandbox_base):
     program = place / "program.zip"
     with zipfile.ZipFile(program, "w") as archive:
@@ -39,7 +26,7 @@ def test_scorer_run_prints_the_scores_and_fills_the_output_folder(place, sandbox
     submission = place / "sub.csv"
     submission.write_text("a\nb\n")
     common = ["--program", str(program), "--cache", str(sandbox_base / "envs"), "--timeout", "20"]
-    run = _cli(
+    run = scoring_cli(
         "scorer", "run", *common, "--submission", str(submission), "--output", str(place / "out")
     )
     assert run.returncode == 0, run.stderr
@@ -47,7 +34,7 @@ def test_scorer_run_prints_the_scores_and_fills_the_output_folder(place, sandbox
     assert (summary["status"], summary["scores"]) == ("ok", {"rows": 2})
     assert json.loads((place / "out" / "scores.json").read_text()) == {"rows": 2}
     submission.write_text("")
-    refused = _cli(
+    refused = scoring_cli(
         "--lang",
         "ja",
         "scorer",
@@ -87,7 +74,7 @@ def test_a_private_reference_file_reads_as_on_a_worker(place, sandbox_base):
     (reference / "original.csv").chmod(0o600)
     given = ["--program", str(program), "--submission", str(submission)]
     given += ["--reference", str(reference), "--cache", str(sandbox_base / "envs")]
-    run = _cli("scorer", "run", *given, "--output", str(place / "out"))
+    run = scoring_cli("scorer", "run", *given, "--output", str(place / "out"))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["scores"] == {"rows": 3}
     assert (reference / "original.csv").stat().st_mode & 0o777 == 0o600  # left as it was

@@ -11,6 +11,7 @@ import pytest
 
 from scoring.scorer.launchers import CommandLauncher, Mount
 from scoring.scorer.limits import SandboxLimits
+from tests.scoring.scorer.cli_runs import scoring_cli
 from tests.scoring.scorer.sandbox_templates import bwrap_launcher
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -129,8 +130,6 @@ def test_a_missing_runtime_is_the_platforms_failure(make_program, run_program):
 def test_the_command_line_tries_a_template(place, sandbox_base):
     """``scorer run --sandbox-command``: an operator tries a runtime's template on a host."""
     import json
-    import subprocess
-    import sys
     import zipfile
 
     from tests.scoring.scorer.sandbox_templates import (
@@ -150,22 +149,8 @@ def test_the_command_line_tries_a_template(place, sandbox_base):
         *("--sandbox-command", bwrap_template(), "--sandbox-mount-ro", BWRAP_MOUNT_RO),
         *("--sandbox-mount-rw", BWRAP_MOUNT_RW, "--sandbox-env", BWRAP_ENV),
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "scoring", *arguments],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    run = scoring_cli(*arguments)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["scores"] == {"score": 1}
-    broken = subprocess.run(
-        [sys.executable, "-m", "scoring", *arguments[:-8], "--sandbox-command", "x {command}"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    broken = scoring_cli(*arguments[:-8], "--sandbox-command", "x {command}")
     assert broken.returncode == 2 and "{mounts}" in broken.stderr
