@@ -33,5 +33,8 @@ def attack_target(access, team_slug: str) -> SeqTarget:
         .first()
     )
     if found is None:
-        raise no_target(team_slug)
+        others = SeqTarget.objects.filter(sequential=sequential).exclude(team=access.team)
+        raise no_target(
+            team_slug, others.order_by("team__name").values_list("team__slug", flat=True)
+        )
     return found

@@ -6,7 +6,7 @@ answers in the same shape (a download, a metric, an upload's scores with their t
 The refusals are 404s with the pages' messages, in the caller's language.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
@@ -135,9 +135,16 @@ def others_targets(access, part, read_targets) -> list:
     return [target for target in read_targets() if target.team_id != own]
 
 
-def no_target(team_slug: str) -> Http404:
+def no_target(team_slug: str, choices: Iterable[str] = ()) -> Http404:
     """The 404 of an attack upload or a target's file naming a team with no target the
-    caller may reach: every kind answers it, the team named."""
+    caller may reach: every kind answers it, the team named, and the slugs the caller may
+    name (``choices``, the round status's choices of ``target``), so that a slug typed in the
+    wrong case (``teamb`` for ``teamB``) is told what to type."""
+    if choices := list(choices):
+        return Http404(
+            _("No published target of the team %(team)s. Name one of: %(choices)s.")
+            % {"team": team_slug, "choices": ", ".join(choices)}
+        )
     return Http404(_("No published target of the team %(team)s.") % {"team": team_slug})
 
 
@@ -146,7 +153,7 @@ def target_named(targets, team_slug: str):
     for target in targets:
         if target.team.slug == team_slug:
             return target
-    raise no_target(team_slug)
+    raise no_target(team_slug, [target.team.slug for target in targets])
 
 
 @dataclass(frozen=True)

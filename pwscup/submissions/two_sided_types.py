@@ -117,7 +117,7 @@ class TargetAttacks(SubmissionType):
             .first()
         )
         if found is None:
-            raise no_target(slug)
+            raise no_target(slug, self.target_slugs(part, access))
         return found
 
     def uploads(self, part, access):

@@ -166,7 +166,9 @@ def test_an_upload_sending_its_file_twice_is_refused_and_nothing_kept(player, ar
 
 def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
     """The attack type's ``target`` names a team with no target: 404 ``not_found`` whose
-    message names that team, in the caller's language (docs/api.md, *Errors*)."""
+    message names that team and the teams the caller may name (the status's choices: a
+    slug typed in the wrong case, ``teamb`` for ``teamB``, says what to type), in the
+    caller's language (docs/api.md, *Errors*)."""
     if not player.attack_targets:
         pytest.skip(f"{player.key}'s attacks name no target")
     arena = player.target_arena(slug="notarget")
@@ -174,10 +176,14 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
     (attack_type,) = [
         t for t in status["submission_types"] if any(f["name"] == "target" for f in t["fields"])
     ]
+    (target_field,) = [f for f in attack_type["fields"] if f["name"] == "target"]
+    choices = ", ".join(target_field["choices"])
+    assert len(target_field["choices"]) == 2, target_field  # teams B and C
     client, headers = api(arena, "a")
+    english = f"No published target of the team nobody. Name one of: {choices}."
     for language, message in (
-        ("en", "No published target of the team nobody."),
-        ("ja", "チーム nobody の公開された攻撃対象はありません。"),
+        ("en", english),
+        ("ja", f"チーム nobody の公開された攻撃対象はありません。指定できるのは {choices} です。"),
     ):
         refused = client.post(
             attack_type["url"],
@@ -195,10 +201,7 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
     browser.force_login(arena.users["a"])
     form = {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "nobody"}
     answer = browser.post(send, form, HTTP_ACCEPT="application/json")
-    assert (
-        answer.status_code == 404
-        and answer.json()["error"] == "No published target of the team nobody."
-    )
+    assert answer.status_code == 404 and answer.json()["error"] == english
 
 
 def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):

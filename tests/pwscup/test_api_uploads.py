@@ -236,7 +236,7 @@ def test_attack_upload_against_a_published_target(world, client):
     unknown = api.attack("nobody", answer_bytes(truth_of(targets["a"])))
     assert unknown.status_code == 404 and unknown.json() == {
         "code": "not_found",
-        "message": "No published target of the team nobody.",
+        "message": "No published target of the team nobody. Name one of: teamA.",
     }
 
 

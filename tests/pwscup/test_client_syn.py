@@ -94,7 +94,9 @@ def test_a_synthetic_round_through_the_client(live_server, celery_worker_process
         ["submit", ref, "mia.csv", "--type", "attack", "--field", "target=teamZ"], config_dir=home
     )
     assert nobody.returncode == 1
-    assert "No published target of the team teamZ. [not_found]" in nobody.stderr
+    assert "No published target of the team teamZ. Name one of: teamB. [not_found]" in (
+        nobody.stderr
+    )
 
     # In Japanese: the table's words.
     ja = run(["status", ref], config_dir=home, language="ja")

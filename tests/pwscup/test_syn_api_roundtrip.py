@@ -284,10 +284,11 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
         {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "teamZ"},
         **headers,
     )
-    # The 404 names the team that has no target, in the reader's language.
+    # The 404 names the team that has no target and the ones it may name, in the reader's
+    # language.
     assert nobody.status_code == 404 and nobody.json() == {
         "code": "not_found",
-        "message": "No published target of the team teamZ.",
+        "message": "No published target of the team teamZ. Name one of: teamA, teamC.",
     }
     nobody_ja = client.post(
         attack_type["url"],
@@ -295,6 +296,8 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
         **headers,
         HTTP_ACCEPT_LANGUAGE="ja",
     )
-    assert nobody_ja.json()["message"] == "チーム teamZ の公開された攻撃対象はありません。"
+    assert nobody_ja.json()["message"] == (
+        "チーム teamZ の公開された攻撃対象はありません。指定できるのは teamA, teamC です。"
+    )
     # A visitor gets no target file.
     assert Client().get(listed[0]["challenge_url"]).status_code in (401, 403, 404)

@@ -210,7 +210,7 @@ class Attacks(PhaseUploads):
         slug = data["target"]
         target = next((t for t in round_targets(round=access.round) if t.team.slug == slug), None)
         if target is None:  # named, as every kind's attack upload answers
-            raise no_target(slug)
+            raise no_target(slug, self._targets(access))
         return services.attack_submission_create(
             phase=part,
             team=access.team,
