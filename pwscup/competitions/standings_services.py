@@ -20,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from pwscup.competitions.audit_details import separator
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record
 from pwscup.competitions.standings import (
@@ -154,7 +155,7 @@ def _check(
     errors = []
     if rule not in rules.RULES:
         errors.append(_("Choose how the rankings combine."))
-    seen, directions = set(), set()
+    seen, directions = set(), {True: [], False: []}
     for entry in entries:
         name = entry.round.name
         if entry.round.competition_id != competition.pk:
@@ -168,13 +169,24 @@ def _check(
             if key not in declared:
                 errors.append(_("%(round)s has no ranking %(key)s.") % {"round": name, "key": key})
             else:
-                directions.add(declared[key].higher_is_better)
-    if rule == rules.WEIGHTED_SCORE and len(directions) > 1:
+                ranking = _("%(ranking)s of %(round)s") % {
+                    "ranking": declared[key].label,
+                    "round": name,
+                }
+                directions[declared[key].higher_is_better].append(ranking)
+    if rule == rules.WEIGHTED_SCORE and all(directions.values()):
+        # Named, so that the organizer knows what to untick: the console's form ticks every
+        # ranking of every round until the standings are saved.
         errors.append(
             _(
-                "A weighted sum of scores needs rankings whose scores point the same way "
-                "(all higher is better, or all lower is better); combine these by rank."
+                "A weighted sum of scores needs rankings whose scores point the same way: "
+                "higher is better in %(higher)s; lower is better in %(lower)s. Untick the "
+                "rankings of one way, or combine them by rank."
             )
+            % {
+                "higher": separator().join(directions[True]),
+                "lower": separator().join(directions[False]),
+            }
         )
     errors += _check_counted(competition, rule, list(counted), current)
     if errors:

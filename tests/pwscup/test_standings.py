@@ -16,6 +16,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.services import membership_add, team_create, user_create
@@ -249,9 +250,27 @@ def test_no_round_of_another_competition_and_no_scores_pointing_both_ways(season
             entries=[EntryInput(foreign, Decimal(1), ("attack",))],
         )
     assert caught.value.messages == ["X is not a round of this competition."]
-    with pytest.raises(ValidationError) as caught:
-        set_standings(competition, rounds, Standings.Rule.WEIGHTED_SCORE)
-    assert "same way" in caught.value.messages[0]
+    # Which rankings point which way is named, so that the organizer knows what to untick
+    # (the console's form ticks every ranking of every round by default).
+    for language, message in (
+        (
+            "en",
+            "A weighted sum of scores needs rankings whose scores point the same way: higher "
+            "is better in Attack ranking of Preliminary, Attack ranking of Final; lower is "
+            "better in Anonymization ranking of Preliminary, Anonymization ranking of Final. "
+            "Untick the rankings of one way, or combine them by rank.",
+        ),
+        (
+            "ja",
+            "スコアの加重和には、スコアの向きがそろった順位が必要です。大きいほど良い: "
+            "Preliminary の攻撃の順位、Final の攻撃の順位。小さいほど良い: Preliminary "
+            "の匿名加工の順位、Final の匿名加工の順位。片方の向きの順位のチェックを外すか、"
+            "順位で組み合わせてください。",
+        ),
+    ):
+        with translation.override(language), pytest.raises(ValidationError) as caught:
+            set_standings(competition, rounds, Standings.Rule.WEIGHTED_SCORE)
+        assert caught.value.messages == [message]
 
 
 def test_the_console_form_as_rendered_sets_the_standings(season, client):
