@@ -257,4 +257,13 @@ def test_refusals_after_and_before_the_freeze_are_403_never_500():
         address(world, "scorer-releases"), {"file": SimpleUploadedFile("r.csv", b"x")}, **headers
     )
     assert again.status_code == 403
+    # What is true in every state after the freeze: the attack phase may not have opened yet
+    # (PWSCup 2026's hand-over) or be over (the results published).
+    frozen = "The releases are frozen: the release phase is over."
+    assert again.json()["message"] == frozen
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    published = client.post(
+        address(world, "scorer-releases"), {"file": SimpleUploadedFile("r.csv", b"x")}, **headers
+    )
+    assert published.status_code == 403 and published.json()["message"] == frozen
     assert Release.objects.filter(team=world.teams["a"]).count() == 1

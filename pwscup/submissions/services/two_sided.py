@@ -248,7 +248,7 @@ def two_sided_release_open(*, state, now: dt.datetime) -> None:
     never half."""
     state.refresh_from_db(fields=["frozen_at"])
     if state.frozen_at is not None:
-        raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
+        raise Refused(_("The releases are frozen: the release phase is over."), status=403)
     two_sided_phase_check(round=state.round, kind=RELEASE, now=now)
 
 
