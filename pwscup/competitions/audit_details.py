@@ -156,6 +156,8 @@ def value_text(key: str, value, *, action: str = "") -> str:
 
 
 def _item_text(key: str, value, *, action: str) -> str:
+    if value is None:  # a setting left empty (a limit removed, no top N)
+        return gettext("none")
     if isinstance(value, bool):
         return gettext("Yes") if value else gettext("No")
     if key == "size" and isinstance(value, int):

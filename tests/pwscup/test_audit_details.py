@@ -248,3 +248,19 @@ def _phase():
     return SimpleNamespace(
         opens_at=now, closes_at=now, daily_limit=1, total_limit=1, target_limit=1
     )
+
+
+def test_a_value_cleared_or_never_set_reads_none_in_the_reader_s_language():
+    """A setting left empty is recorded as null (the round's total saved without an
+    *Attack against the top N releases*, a phase's total limit removed): the log says so in
+    words, never Python's ``None``."""
+    detail = {"total_formula": "utility", "attack_top_n": None}
+    with override("ja"):
+        assert detail_line(detail, action=AuditEntry.Action.ROUND_EDITED) == (
+            "合計の式: utility; 上位 N 件の公開データに対する攻撃: なし"
+        )
+    with override("en"):
+        assert detail_pairs(detail, action=AuditEntry.Action.ROUND_EDITED) == [
+            ("Total formula", "utility"),
+            ("Attack against the top N releases", "none"),
+        ]
