@@ -42,6 +42,15 @@ def team_choice_key(*, round, team) -> str:
     return choice.key if choice is not None else ""
 
 
+def team_choice_keys(*, round) -> dict[int, str]:
+    """``team_choice_key`` of every team that picked, by team id, and under ``None`` the key
+    of a team that has not (the round's first pack, ``""`` when it offers none): two queries
+    for a whole table of teams."""
+    choices = round_choices(round=round)
+    picks = TeamDataChoice.objects.filter(round=round).values_list("team_id", "choice__key")
+    return {None: choices[0].key if choices else "", **dict(picks)}
+
+
 @dataclass(frozen=True)
 class ChoiceState:
     """What the Data tab and the API show a team: the packs, its pick, whether it is locked."""

@@ -22,7 +22,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_page
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import ScorerRoundForm, round_initial
-from pwscup.scorer.models import Attack, DataPack, Release, SlotSalt, TeamSlot
+from pwscup.scorer.models import Attack, DataPack, Release, SlotSalt
 from pwscup.scorer.panel_forms import PackForm, ProgramForm, SaltForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
 from pwscup.submissions.messages import job_message_text
@@ -349,7 +349,7 @@ def panel_context(round_) -> dict | None:
             }
             for role, label in DataPack.Role.choices
         ],
-        "slots": TeamSlot.objects.filter(scorer=scorer).select_related("team").order_by("slot"),
+        "slots": selectors.slot_folders(scorer=scorer),
         "slot_form": SlotForm(
             teams=Team.objects.filter(competition_id=round_.competition_id).order_by("name")
         ),

@@ -47,7 +47,8 @@ class ScorerTabs(TwoSidedTabs):
                 slot_members=selectors.slot_members(
                     pack=packs.get(DataPack.Role.SLOTS), slot=slots
                 ),
-                all_slots=list(scorer.slots.select_related("team")) if access.is_organizer else [],
+                # Each team's folder, linked only when it has files (else a 404).
+                all_slots=selectors.slot_folders(scorer=scorer) if access.is_organizer else [],
                 # An organizer's links reach every team's folder, each of its own choice's
                 # pack: any slots pack counts (PWSCup 2025 has one per choice, none of none).
                 has_slots_pack=DataPack.Role.SLOTS in packs
