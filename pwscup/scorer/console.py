@@ -25,6 +25,7 @@ from pwscup.scorer.forms import ScorerRoundForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, SlotSalt
 from pwscup.scorer.panel_forms import PackForm, ProgramForm, SaltForm, SlotForm
 from pwscup.scorer.rules_form import ScorerRulesForm
+from pwscup.scorer.slot_folders import slot_folders
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import upload_counts
@@ -349,7 +350,7 @@ def panel_context(round_) -> dict | None:
             }
             for role, label in DataPack.Role.choices
         ],
-        "slots": selectors.slot_folders(scorer=scorer),
+        "slots": slot_folders(scorer=scorer),
         "slot_form": SlotForm(
             teams=Team.objects.filter(competition_id=round_.competition_id).order_by("name")
         ),

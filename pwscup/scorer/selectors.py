@@ -15,7 +15,6 @@ from django.db.models import OuterRef, Subquery
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
-from pwscup.competitions.choice_selectors import team_choice_keys
 from pwscup.kinds.rows import kind_row_with_round
 from pwscup.scorer.attack_visibility import attack_scores_for as attack_scores_for
 from pwscup.scorer.attack_visibility import attack_visibility as attack_visibility
@@ -127,30 +126,6 @@ def slot_members(*, pack: DataPack | None, slot: TeamSlot | None) -> list[str]:
         return []
     prefix = f"{slot.folder}/"
     return [name for name in pack.members if name.startswith(prefix) and not name.endswith("/")]
-
-
-@dataclass(frozen=True)
-class SlotFolder:
-    """A team's slot and whether its folder ``team_NN/`` holds a file in the slots pack of
-    the team's data choice (what its download serves: none, a 404)."""
-
-    slot: TeamSlot
-    has_files: bool
-
-
-def slot_folders(*, scorer: ScorerRound) -> list[SlotFolder]:
-    """Every team's slot in order, each with whether its folder has files (``SlotFolder``):
-    the console's table and the organizers' Data tab, which link only a folder that has. The
-    pack is the one the team's download reads (``current_pack`` of its ``team_choice_key``);
-    four queries whatever the number of teams."""
-    keys = team_choice_keys(round=scorer.round)
-    packs = packs_by_choice(scorer=scorer)
-    folders = []
-    for slot in scorer.slots.select_related("team").order_by("slot"):
-        choice = keys.get(slot.team_id, keys[None])
-        pack = packs.get((DataPack.Role.SLOTS, choice)) or packs.get((DataPack.Role.SLOTS, ""))
-        folders.append(SlotFolder(slot, bool(slot_members(pack=pack, slot=slot))))
-    return folders
 
 
 # --- uploads ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pwscup.scorer.models import DataPack
 from pwscup.scorer.older_scores import team_older_scores
 from pwscup.scorer.public_board import public_board_page
 from pwscup.scorer.salt import published_salt
+from pwscup.scorer.slot_folders import slot_folders
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
@@ -48,7 +49,7 @@ class ScorerTabs(TwoSidedTabs):
                     pack=packs.get(DataPack.Role.SLOTS), slot=slots
                 ),
                 # Each team's folder, linked only when it has files (else a 404).
-                all_slots=selectors.slot_folders(scorer=scorer) if access.is_organizer else [],
+                all_slots=slot_folders(scorer=scorer) if access.is_organizer else [],
                 # An organizer's links reach every team's folder, each of its own choice's
                 # pack: any slots pack counts (PWSCup 2025 has one per choice, none of none).
                 has_slots_pack=DataPack.Role.SLOTS in packs
