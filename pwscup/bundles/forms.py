@@ -5,6 +5,7 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.bundles.closed import CONFIRM_LABEL
 from pwscup.bundles.subset import round_addresses
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.form_fields import competition_address_field
@@ -26,6 +27,14 @@ class NewCompetitionForm(forms.Form):
         help_text=_("The earliest opening of any round; every other date keeps its distance."),
     )
     timezone = TimeZoneField(label=_("Time zone of the start"))
+    closed_allowed = forms.BooleanField(
+        label=CONFIRM_LABEL,
+        required=False,
+        help_text=_(
+            "Only for a start meant to be in the past: a phase closed already takes no upload. "
+            "Unticked, such a start is refused, naming the phases."
+        ),
+    )
 
     def clean(self):
         cleaned = super().clean()
@@ -36,8 +45,9 @@ class NewCompetitionForm(forms.Form):
         return cleaned
 
     def new_competition(self) -> dict:
-        """The new competition's name, address and start, as the bundle services take them."""
-        return {key: self.cleaned_data[key] for key in ("name", "slug", "start")}
+        """The new competition's name, address and start, and whether a start leaving phases
+        closed is confirmed, as the bundle services take them."""
+        return {key: self.cleaned_data[key] for key in ("name", "slug", "start", "closed_allowed")}
 
 
 class CloneForm(NewCompetitionForm):
@@ -81,7 +91,7 @@ class ImportForm(NewCompetitionForm):
             "standings division that counts one."
         ),
     )
-    field_order = ["bundle", "name", "slug", "start", "timezone", "rounds"]
+    field_order = ["bundle", "name", "slug", "start", "timezone", "closed_allowed", "rounds"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

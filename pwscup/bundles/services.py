@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.cleanup import files_recorded
+from pwscup.bundles.closed import closed_phases_check
 from pwscup.bundles.manifest import (
     MANIFEST_NAME,
     manifest_parse,
@@ -96,12 +97,15 @@ def competition_import(
     start: dt.datetime,
     user,
     rounds: set[str] | None = None,
+    closed_allowed: bool = True,
 ):
     """A new competition organized by ``user`` from the bundle ``bundle_file`` (a binary
     file object), its times ``start`` plus the bundle's offsets; ``name`` empty: the
     bundle's. ``rounds``: the addresses of the bundle's rounds to import (``None``: every
-    one), the others left out as a clone leaves them (``rounds_kept``). Needs the right to
-    create competitions.
+    one), the others left out as a clone leaves them (``rounds_kept``). Without
+    ``closed_allowed`` (the console's pages and ``bundle_import`` unless the organizer
+    confirms), a start that leaves a phase closed already is refused
+    (``closed.closed_phases_check``). Needs the right to create competitions.
 
     Raises ``ValidationError``: keyed ``name``, ``slug``, ``start`` or ``rounds`` for those,
     else messages naming the bundle's file and field. Nothing is left on failure: no row,
@@ -116,6 +120,7 @@ def competition_import(
         user=user,
         action=Action.COMPETITION_IMPORTED,
         keep=rounds,
+        closed_allowed=closed_allowed,
     )
 
 
@@ -127,13 +132,15 @@ def competition_clone(
     start: dt.datetime,
     user,
     rounds: set[str] | None = None,
+    closed_allowed: bool = True,
 ) -> Competition:
     """A new competition like ``competition`` (its settings, rounds and files, hidden data
     included: the copy stays on this platform, with the same organizer; no team, no upload),
     starting at ``start``: the export and the import of a bundle, in memory. Both logs say
     so: the copy's (*Cloned*, with its source) and the source's (the export, with the copy's
     address), as for an export that left the server. ``rounds``: the addresses of the rounds
-    the copy keeps (``None``: every one; see ``rounds_kept``)."""
+    the copy keeps (``None``: every one; see ``rounds_kept``); ``closed_allowed`` as for
+    ``competition_import``."""
     if not may_clone(user=user, competition=competition):
         raise PermissionDenied
     bundle = competition_bundle(competition=competition, options=ExportOptions(include_hidden=True))
@@ -146,6 +153,7 @@ def competition_clone(
             user=user,
             action=Action.COMPETITION_CLONED,
             keep=rounds,
+            closed_allowed=closed_allowed,
             source=competition.slug,
         )
         _export_recorded(
@@ -174,7 +182,9 @@ def _target_check(*, name: str, slug: str, start: dt.datetime) -> None:
         raise ValidationError(errors)
 
 
-def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail) -> Competition:
+def _import(
+    *, bundle_file, name, slug, start, user, action, keep=None, closed_allowed=True, **detail
+) -> Competition:
     name = (name or "").strip()
     _target_check(name=name, slug=slug, start=start)
     members = zip_read(bundle_file, limits=bundle_limits())
@@ -222,6 +232,8 @@ def _import(*, bundle_file, name, slug, start, user, action, keep=None, **detail
                 competition=competition, index=index, entry=entry, start=start, user=user
             )
         standings_import(competition=competition, manifest=manifest, user=user)
+        if not closed_allowed:
+            closed_phases_check(competition=competition)
         audit_record(
             user=user,
             competition=competition,

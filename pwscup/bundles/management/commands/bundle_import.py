@@ -1,6 +1,7 @@
-"""``manage.py bundle_import FILE --slug S --start T --organizer U [--name N] [--rounds R]``:
-a new competition from a bundle (``--rounds``: only those of its rounds), through the console's import service (the same checks, the same
-messages, nothing left on failure)."""
+"""``manage.py bundle_import FILE --slug S --start T --organizer U [--name N] [--rounds R]
+[--allow-closed]``: a new competition from a bundle (``--rounds``: only those of its rounds;
+``--allow-closed``: a start that leaves phases closed already is kept), through the console's
+import service (the same checks, the same messages, nothing left on failure)."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -37,8 +38,13 @@ class Command(BaseCommand):
             help="the addresses of the bundle's rounds to import, separated by commas "
             "(default: every round)",
         )
+        parser.add_argument(
+            "--allow-closed",
+            action="store_true",
+            help="keep a start that leaves phases closed already (default: refused, naming them)",
+        )
 
-    def handle(self, *args, file, slug, name, start, organizer, rounds, **options):
+    def handle(self, *args, file, slug, name, start, organizer, rounds, allow_closed, **options):
         moment = parse_datetime(start)
         if moment is None:
             raise CommandError(
@@ -51,7 +57,7 @@ class Command(BaseCommand):
             raise CommandError(_("No account %(name)s.") % {"name": repr(organizer)})
         try:
             with open(file, "rb") as bundle:
-                chosen = {"rounds": round_addresses(rounds)}
+                chosen = {"rounds": round_addresses(rounds), "closed_allowed": allow_closed}
                 competition = competition_import(
                     bundle_file=bundle, name=name, slug=slug, start=moment, user=account, **chosen
                 )
