@@ -34,7 +34,7 @@ def test_the_import_page_refuses_a_start_whose_phases_have_closed_naming_them(cl
     refused = post_as_rendered(client, address, "bundle-import-form", fill)
     assert refused.status_code == 200
     page = refused.content.decode()
-    assert "With this start, 2 phases would already be closed" in page
+    assert "With this start, 2 phases would already be closed." in page
     assert "Round (r1): Anonymization phase, closed " in page
     assert "Choose a later start, or, to keep this one, tick “Keep this start even though" in page
     assert not Competition.objects.filter(slug="again").exists()
@@ -53,7 +53,7 @@ def test_the_clone_page_refuses_it_too_in_japanese(client, world):
     refused = post_as_rendered(client, address, "bundle-clone-form", fill)
     page = refused.content.decode()
     assert refused.status_code == 200
-    assert "この開始日時では、2 つのフェーズがすでに終了しています" in page
+    assert "この開始日時では、2 件のフェーズがすでに終了しています" in page
     assert not Competition.objects.filter(slug="kondo").exists()
 
 
