@@ -270,23 +270,32 @@ def round_files_listed(manifest: dict, members: dict[str, bytes]) -> list[dict[s
                     _("%(path)s: listed in %(file)s but missing from the bundle.")
                     % {"path": path, "file": MANIFEST_NAME}
                 )
+            relisted = {
+                "path": path,
+                "file": MANIFEST_NAME,
+                "where": f"rounds[{index}].files.{role}",
+                "size": len(content),
+                "sha256": hashlib.sha256(content).hexdigest(),
+            }
             if len(content) != described["size"]:
                 raise ValidationError(
-                    _("%(path)s: %(size)s bytes, but %(file)s lists %(listed)s.")
-                    % {
-                        "path": path,
-                        "size": len(content),
-                        "file": MANIFEST_NAME,
-                        "listed": described["size"],
-                    }
+                    _(
+                        "%(path)s: %(size)s bytes, but %(file)s lists %(listed)s. If you changed "
+                        "the file on purpose, list it as it is now in %(file)s (%(where)s: "
+                        '"size": %(size)s, "sha256": "%(sha256)s"); otherwise export the bundle '
+                        "again."
+                    )
+                    % {**relisted, "listed": described["size"]}
                 )
-            if hashlib.sha256(content).hexdigest() != described["sha256"]:
+            if relisted["sha256"] != described["sha256"]:
                 raise ValidationError(
                     _(
                         "%(path)s: its SHA-256 differs from the one %(file)s lists (the file "
-                        "was changed or damaged)."
+                        "was changed or damaged). If you changed the file on purpose, list it as "
+                        'it is now in %(file)s (%(where)s: "size": %(size)s, "sha256": '
+                        '"%(sha256)s"); otherwise export the bundle again.'
                     )
-                    % {"path": path, "file": MANIFEST_NAME}
+                    % relisted
                 )
             files[role] = content
             listed.add(path)

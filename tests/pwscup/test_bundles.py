@@ -3,6 +3,7 @@
 
 import copy
 import datetime as dt
+import hashlib
 import io
 import json
 
@@ -377,14 +378,24 @@ def test_files_not_as_listed_are_refused(world):
     organizer = creator(world.organizer)
     data = competition_bundle(competition=world.competition).data
     original = members_of(data)["rounds/r1/original.csv"]
-    changed = rebuilt(data, files={"rounds/r1/original.csv": original + b"\n"}, relist=False)
+    longer = original + b"\n"
+    changed = rebuilt(data, files={"rounds/r1/original.csv": longer}, relist=False)
+    # An original edited by hand: the refusal says how to list it as it is now.
     assert _refused(changed, organizer) == [
-        f"rounds/r1/original.csv: {len(original) + 1} bytes, but manifest.json lists "
-        f"{len(original)}."
+        f"rounds/r1/original.csv: {len(longer)} bytes, but manifest.json lists "
+        f"{len(original)}. If you changed the file on purpose, list it as it is now in "
+        f'manifest.json (rounds[0].files.original.csv: "size": {len(longer)}, "sha256": '
+        f'"{hashlib.sha256(longer).hexdigest()}"); otherwise export the bundle again.'
     ]
     same_size = original[:-1] + b"X"
     changed = rebuilt(data, files={"rounds/r1/original.csv": same_size}, relist=False)
-    assert _refused(changed, organizer)[0].startswith("rounds/r1/original.csv: its SHA-256")
+    assert _refused(changed, organizer) == [
+        "rounds/r1/original.csv: its SHA-256 differs from the one manifest.json lists (the "
+        "file was changed or damaged). If you changed the file on purpose, list it as it is "
+        f'now in manifest.json (rounds[0].files.original.csv: "size": {len(same_size)}, '
+        f'"sha256": "{hashlib.sha256(same_size).hexdigest()}"); otherwise export the bundle '
+        "again."
+    ]
     extra = rebuilt(data, files={"rounds/r1/notes.txt": b"hello"})
     assert _refused(extra, organizer) == [
         "The bundle's member 'rounds/r1/notes.txt' is not listed in manifest.json."
