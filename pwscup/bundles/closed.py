@@ -43,20 +43,19 @@ def closed_phases(*, competition: Competition) -> list[str]:
 
 
 def closed_phases_check(*, competition: Competition) -> None:
-    """Refuses (keyed ``start``) when a phase of ``competition`` is closed already: what to
-    do, then each phase on a line of its own (the first ``NAMED_AT_MOST``, then how many
-    more)."""
+    """Refuses (keyed ``start``: one error) when a phase of ``competition`` is closed already,
+    naming them (the first ``NAMED_AT_MOST``, then how many more) and what to do."""
     named = closed_phases(competition=competition)
     if not named:
         return
-    what_to_do = ngettext(
-        "With this start, %(count)d phase would already be closed. Choose a later start, or, "
-        "to keep this one, tick “%(confirm)s” (bundle_import: --allow-closed).",
-        "With this start, %(count)d phases would already be closed. Choose a later start, or, "
-        "to keep this one, tick “%(confirm)s” (bundle_import: --allow-closed).",
-        len(named),
-    ) % {"count": len(named), "confirm": CONFIRM_LABEL}
-    lines = [what_to_do, *named[:NAMED_AT_MOST]]
+    listed = _("; ").join(named[:NAMED_AT_MOST])
     if len(named) > NAMED_AT_MOST:
-        lines.append(_("… and %(more)d more.") % {"more": len(named) - NAMED_AT_MOST})
-    raise ValidationError({"start": lines})
+        listed += _(" and %(more)d more") % {"more": len(named) - NAMED_AT_MOST}
+    message = ngettext(
+        "With this start, %(count)d phase would already be closed: %(phases)s. Choose a later "
+        "start, or, to keep this one, tick “%(confirm)s” (bundle_import: --allow-closed).",
+        "With this start, %(count)d phases would already be closed: %(phases)s. Choose a later "
+        "start, or, to keep this one, tick “%(confirm)s” (bundle_import: --allow-closed).",
+        len(named),
+    ) % {"count": len(named), "phases": listed, "confirm": CONFIRM_LABEL}
+    raise ValidationError({"start": message})

@@ -34,8 +34,10 @@ def test_the_import_page_refuses_a_start_whose_phases_have_closed_naming_them(cl
     refused = post_as_rendered(client, address, "bundle-import-form", fill)
     assert refused.status_code == 200
     page = refused.content.decode()
-    assert "With this start, 2 phases would already be closed." in page
-    assert "Round (r1): Anonymization phase, closed " in page
+    closed = "With this start, 2 phases would already be closed: Round (r1): Anonymization phase"
+    assert closed in page
+    assert "; Round (r1): Attack phase, closed " in page
+    assert "The form was not saved: 1 error, marked below." in page  # one, at the start
     assert "Choose a later start, or, to keep this one, tick “Keep this start even though" in page
     assert not Competition.objects.filter(slug="again").exists()
     confirmed = post_as_rendered(
