@@ -105,8 +105,15 @@ class TwoSidedPhases:
         return row.auto_freeze and row.frozen_at is None and not row.auto_freeze_refusal
 
     @property
+    def release_held(self) -> str:
+        """Why the release phase takes no upload although its window is open (a kind's round
+        waiting for something of the organizers'), in a sentence the pages show instead of
+        the form; ``""``: nothing holds it."""
+        return ""
+
+    @property
     def release_open(self) -> bool:
-        return self.release_state == "open" and not self.frozen
+        return self.release_state == "open" and not self.frozen and not self.release_held
 
     @property
     def attack_open(self) -> bool:
@@ -211,6 +218,8 @@ def two_sided_next_steps(*, state, team) -> list:
                 _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
             )
         ]
+    if state.release_held and not state.frozen:
+        return [NextStep(state.release_held)]
     if state.release_open:
         lines = [
             *_pick_first(round_, team),

@@ -18,18 +18,24 @@ RANKING_TASK = "pwscup.scorer.rank"
 PHASE_LABELS = TWO_SIDED_PHASE_LABELS
 
 
+def hidden_wait_text(*, scorer: ScorerRound) -> str:
+    """Why the round takes no upload while it awaits hidden data a bundle left out (``""``:
+    it awaits none): the refusal of an upload, and what the team pages say instead of the
+    upload form."""
+    missing = hidden_missing_names(scorer=scorer)
+    if not missing:
+        return ""
+    return gettext(
+        "This round is not open yet: the organizers have still to upload its hidden "
+        "data (%(packs)s)."
+    ) % {"packs": missing}
+
+
 def hidden_ready_check(*, scorer: ScorerRound) -> None:
     """Refuse (403) an upload while the round awaits hidden data a bundle left out."""
-    missing = hidden_missing_names(scorer=scorer)
-    if missing:
-        raise Refused(
-            gettext(
-                "This round is not open yet: the organizers have still to upload its hidden "
-                "data (%(packs)s)."
-            )
-            % {"packs": missing},
-            status=403,
-        )
+    waiting = hidden_wait_text(scorer=scorer)
+    if waiting:
+        raise Refused(waiting, status=403)
 
 
 def result_message(result) -> JobMessage | None:
