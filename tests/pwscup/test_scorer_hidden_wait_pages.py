@@ -13,8 +13,7 @@ from tests.pwscup.scorer_world import scorer_world, upload_file, zipped
 pytestmark = pytest.mark.django_db
 
 WAITING = (
-    "This round is not open yet: the organizers have still to upload its hidden data "
-    "(truth.zip)."
+    "This round is not open yet: the organizers have still to upload its hidden data (truth.zip)."
 )
 
 
