@@ -492,22 +492,21 @@ class _WithdrawApi:
         return {"number": 1, "voided": None}
 
 
-@pytest.mark.parametrize(
-    ("lang", "refused", "missing"),
-    [
-        ("en", "#1 cannot be withdrawn in this round", "no upload #9"),
-        ("ja", "#1 はこのラウンドでは取り消せません", "#9"),
-    ],
-)
-def test_withdraw_tells_an_upload_not_withdrawable_from_no_upload(
-    monkeypatch, lang, refused, missing
-):
+WITHDRAW_SAID = {  # per language: the refusal of #1, and what names a missing #9
+    "en": ("#1 cannot be withdrawn in this round", "no upload #9"),
+    "ja": ("#1 はこのラウンドでは取り消せません", "#9"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(WITHDRAW_SAID))
+def test_withdraw_tells_an_upload_not_withdrawable_from_no_upload(monkeypatch, lang):
     """A team's upload #1 that the round lets nobody withdraw read "your team has no upload
     #1 it may withdraw", as if #1 did not exist: the client says it cannot be withdrawn in
     this round, and where the rules are; a number with no upload stays "no upload"."""
     from pwscup.client.withdrawing import cmd_withdraw
 
     monkeypatch.setenv("PWSCUP_LANG", lang)
+    refused, missing = WITHDRAW_SAID[lang]
 
     def withdraw(number):
         args = type("Args", (), {"round": ("demo", "round-1"), "number": number, "type": None})
