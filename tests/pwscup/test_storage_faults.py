@@ -43,6 +43,8 @@ from tests.support import (
 
 MESSAGE_EN = "The platform cannot store files right now"
 MESSAGE_JA = "現在、ファイルを保存できません"
+# A team's upload while its other upload's write holds the team's row.
+PENDING_EN = "Another upload of your team is still being written"
 
 
 class OnePing:
@@ -278,9 +280,9 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
         **server_env,
         PWSCUP_STORAGE_WRITE_SLOTS="2",
         # A stalled call fails after (1 + 1 retry) x 2 s here (production: 3 x 10 s). The
-        # uploads of one team wait for its row, which its stalled write holds, so the eight
-        # uploads of three teams take three stalled writes in a row: 12 s (18 s at 3 s a try,
-        # the same answers). A healthy moto answers in milliseconds, far within 2 s.
+        # further uploads of a team whose stalled write holds its row wait for it no longer
+        # than for a slot (PWSCUP_STORAGE_SLOT_WAIT) and are refused, saying so. A healthy
+        # moto answers in milliseconds, far within 2 s.
         PWSCUP_STORAGE_READ_TIMEOUT="2",
         PWSCUP_STORAGE_RETRIES="1",
     )
@@ -321,10 +323,12 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
                 visitor, health = visiting.result(), probing.result()
             for thread in uploads:
                 thread.join(timeout=120)
+            pending = sum(PENDING_EN in body.get("message", "") for _, _, body in answers)
             with capsys.disabled():
                 print(
                     f"\n[stalled bucket, {server}] visitor's page: {visitor[0]} in {visitor[1]:.2f} s; "
-                    f"/healthz: {health[0]} in {health[1]:.2f} s ({health[2].get('storage')})"
+                    f"/healthz: {health[0]} in {health[1]:.2f} s ({health[2].get('storage')}); "
+                    f"uploads refused for their team's row: {pending} of {len(answers)}"
                 )
             assert visitor[0] == 200
             assert health[0] == 503
@@ -334,7 +338,7 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
         for status, headers, body in answers:
             assert status == 503, body
             assert body["code"] == "storage_unavailable"
-            assert MESSAGE_EN in body["message"]
+            assert MESSAGE_EN in body["message"] or PENDING_EN in body["message"]
             assert int(headers["Retry-After"]) >= 1
         # The server runs again and answers what it had been sent: nothing is kept.
         wait_for(
