@@ -76,20 +76,28 @@ def current_pack(*, scorer: ScorerRound, role: str, choice: str = "") -> DataPac
 def current_packs(*, scorer: ScorerRound, choice: str = "") -> dict[str, DataPack]:
     """The newest pack of each role for ``choice``, by role: a role without a pack of that
     choice falls back to its newest pack without a choice (``""``: those only)."""
-    exact, fallback = {}, {}
-    shown = DataPack.objects.filter(scorer=scorer, choice__in={choice, ""})
-    for pack in shown.order_by("-created_at", "-pk"):
-        (exact if pack.choice == choice else fallback).setdefault(pack.role, pack)
-    return {**fallback, **exact}
+    packs = packs_by_choice(scorer=scorer, choices={choice, ""})
+    return {role: choice_pack(packs, role, choice) for role, _choice in packs}
 
 
-def packs_by_choice(*, scorer: ScorerRound) -> dict[tuple[str, str], DataPack]:
-    """The newest pack of each (role, choice) the round has: the console's list, the bundle
-    and the archive (every choice's packs)."""
+def packs_by_choice(
+    *, scorer: ScorerRound, choices: set | None = None
+) -> dict[tuple[str, str], DataPack]:
+    """The newest pack of each (role, choice) the round has (of ``choices`` only, when
+    given): the console's list, the bundle and the archive (every choice's packs)."""
+    shown = DataPack.objects.filter(scorer=scorer)
+    if choices is not None:
+        shown = shown.filter(choice__in=choices)
     packs = {}
-    for pack in DataPack.objects.filter(scorer=scorer).order_by("-created_at", "-pk"):
+    for pack in shown.order_by("-created_at", "-pk"):
         packs.setdefault((pack.role, pack.choice), pack)
     return packs
+
+
+def choice_pack(packs: dict, role: str, choice: str) -> DataPack | None:
+    """The pack of ``role`` a team of the data choice ``choice`` reads, among ``packs``
+    (``packs_by_choice``): its choice's newest, else the newest without a choice."""
+    return packs.get((role, choice)) or packs.get((role, ""))
 
 
 def hidden_packs_missing(*, scorer: ScorerRound) -> list[tuple[str, str]]:

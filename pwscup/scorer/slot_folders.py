@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pwscup.competitions.choice_selectors import team_choice_keys
 from pwscup.scorer.models import DataPack, ScorerRound, TeamSlot
-from pwscup.scorer.selectors import packs_by_choice, slot_members
+from pwscup.scorer.selectors import choice_pack, packs_by_choice, slot_members
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,6 @@ def slot_folders(*, scorer: ScorerRound) -> list[SlotFolder]:
     folders = []
     for slot in scorer.slots.select_related("team").order_by("slot"):
         choice = keys.get(slot.team_id, keys[None])
-        pack = packs.get((DataPack.Role.SLOTS, choice)) or packs.get((DataPack.Role.SLOTS, ""))
+        pack = choice_pack(packs, DataPack.Role.SLOTS, choice)
         folders.append(SlotFolder(slot, bool(slot_members(pack=pack, slot=slot))))
     return folders
