@@ -29,10 +29,10 @@ from scoring.sequential import cli
 
 
 def check_command(*, sequential: SequentialRound, last: int | None = None) -> str:
-    """The local check of releases 1 … ``last`` (default: the last open release, else the
-    last one) on the files the Data tab and the kit give (the CLI's ``check_command``)."""
+    """The local check of releases 1 … ``last`` (default: the last release whose turn it is,
+    ``ready_steps``, else the last one) on the files the Data tab and the kit give (the CLI's ``check_command``)."""
     if last is None:
-        last = max(selectors.open_steps(sequential=sequential), default=sequential.n_releases)
+        last = max(selectors.ready_steps(sequential=sequential), default=sequential.n_releases)
     return cli.check_command(last)
 
 
@@ -62,14 +62,15 @@ def planned_step(*, sequential: SequentialRound, team: Team, open_steps: list[in
 def sample_plan(
     *, sequential: SequentialRound, team: Team, now=None, has_master: bool | None = None
 ) -> SamplePlan:
-    """The first open release the team has no valid upload of yet (else the first open one),
+    """The first release whose turn it is (``ready_steps``: open, or opening at the round's
+    opening) the team has no valid upload of yet (else the first such one),
     on the team's releases before it (frozen, else its latest valid ones, as the check reads
     them). ``has_master``: whether the team has a master, when the caller read it already."""
     if has_master is None:
         has_master = selectors.team_master(sequential=sequential, team=team) is not None
     if not has_master:
         return SamplePlan(no_master=True)
-    open_steps = selectors.open_steps(sequential=sequential, now=now)
+    open_steps = selectors.ready_steps(sequential=sequential, now=now)
     if not open_steps:
         return SamplePlan()
     step = planned_step(sequential=sequential, team=team, open_steps=open_steps)

@@ -47,6 +47,11 @@ class SequentialRound(UploadLimits):
         _("frozen steps"), default=0, help_text=_("Releases 1 … this number are frozen.")
     )
     results_published = models.BooleanField(_("results published"), default=False)
+    # When release 1 opens (in batch mode every release): uploads are refused before it, as
+    # before any kind's first window (``UploadDates.opens_at``). None: open since the round
+    # was created (every round stored before the field existed, and a round created to open
+    # at once).
+    opens_at = models.DateTimeField(_("release 1 opens at"), null=True, blank=True)
     # Step windows: when each release step closes (ISO date-times, one per step, in order),
     # set from explicit times or from a first close and a step length (services.schedule_set).
     step_closes = models.JSONField(

@@ -36,9 +36,17 @@ class ClosesField(forms.CharField):
 
 
 class ScheduleFields(forms.Form):
-    """Step windows and upload limits of a sequential round (spec §4, platform options), and
-    the attack phase's planned close and limits."""
+    """When release 1 opens, the step windows and upload limits of a sequential round (spec
+    §4, platform options), and the attack phase's planned close and limits."""
 
+    opens_at = forms.DateTimeField(
+        label=_("Release 1 opens at"),
+        required=False,
+        help_text=_(
+            "In the round's time zone: uploads of release 1 (in batch mode, of every release) "
+            "are refused before it. Empty: open at once."
+        ),
+    )
     step_closes = ClosesField(
         label=_("Close of each release"),
         required=False,
@@ -80,7 +88,8 @@ class ScheduleFields(forms.Form):
         for j, at in enumerate(cleaned.get("step_closes") or [], start=1):
             if not self._date_accepted("step_closes", at, j):
                 break
-        form_dates_check(self, [n for n in ("first_close", "attack_closes_at") if n in self.fields])
+        dated = ("opens_at", "first_close", "attack_closes_at")
+        form_dates_check(self, [n for n in dated if n in self.fields])
         first, hours = cleaned.get("first_close"), cleaned.get("step_hours")
         releases = self.release_count()
         if first is not None and hours and releases and not self.has_error("first_close"):
@@ -118,6 +127,7 @@ class ScheduleFields(forms.Form):
             # Naive again: the service reads them in the round's time zone, like step_closes.
             "first_close": _naive(data.get("first_close")),
             "attack_closes_at": _naive(data.get("attack_closes_at")),
+            "opens_at": _naive(data.get("opens_at")),
             "step_length": dt.timedelta(hours=hours) if hours else None,
             "auto_freeze": bool(data.get("auto_freeze")),
             "daily_limit": data.get("daily_limit"),
@@ -141,6 +151,7 @@ class ScheduleEditForm(ScheduleFields):
         names = ("auto_freeze", "daily_limit", "total_limit", *self.ATTACK_FIELDS)
         initial = {name: getattr(sequential, name) for name in names}
         initial["attack_closes_at"] = shown_at(sequential.attack_closes_at, zone)
+        initial["opens_at"] = shown_at(sequential.opens_at, zone)
         super().__init__(data, initial={**initial, "step_closes": "\n".join(closes)}, **kwargs)
         if not sequential.config.get("attack_phase"):
             for name in self.ATTACK_FIELDS:

@@ -68,14 +68,38 @@ def release_header(*, config: dict, step: int) -> str:
 
 
 def open_steps(*, sequential: SequentialRound, now=None) -> list[int]:
-    """The releases a team may upload now: online, the step after the frozen prefix; batch,
-    every step not frozen yet; in both, only steps whose close (if any) is still ahead."""
+    """The releases a team may upload now: ``ready_steps``, none before the round opens
+    (``release_opens_at``)."""
+    now = now or timezone.now()
+    if not round_opened(sequential, now):
+        return []
+    return ready_steps(sequential=sequential, now=now)
+
+
+def ready_steps(*, sequential: SequentialRound, now=None) -> list[int]:
+    """The releases whose turn it is, open now or, before the round opens, at its opening
+    (what the sample and the local check are for): online, the step after the frozen prefix;
+    batch, every step not frozen yet; in both, only steps whose close (if any) is still
+    ahead."""
     n, frozen = sequential.n_releases, sequential.frozen_steps
     if frozen >= n:
         return []
     steps = [frozen + 1] if is_online(sequential) else list(range(frozen + 1, n + 1))
     now = now or timezone.now()
     return [j for j in steps if not step_closed(sequential, j, now)]
+
+
+def round_opened(sequential: SequentialRound, now) -> bool:
+    """Whether the round has opened (no opening: it opened when it was created)."""
+    return sequential.opens_at is None or now >= sequential.opens_at
+
+
+def release_opens_at(sequential: SequentialRound, step: int):
+    """When release ``step`` opens by the clock, the window's opening as every kind's
+    (``window_check``, the schedule): the round's opening for release 1, and in batch mode
+    for every release; ``None`` for a later release online (it opens when the one before it
+    is frozen) or a round open since its creation."""
+    return sequential.opens_at if step == 1 or not is_online(sequential) else None
 
 
 def step_closed(sequential: SequentialRound, step: int, now) -> bool:
@@ -85,7 +109,8 @@ def step_closed(sequential: SequentialRound, step: int, now) -> bool:
 
 
 def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
-    """Each release's close (None: no deadline), whether it has passed, and its state as
+    """Each release's opening (``release_opens_at``) and close (None: no deadline), whether
+    the close has passed, and its state as
     every page and the console say it: ``frozen``, ``open`` (uploads taken now), ``closed``
     or ``upcoming``."""
     now = now or timezone.now()
@@ -100,26 +125,38 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
         else:
             state = "closed" if closed else "upcoming"
         rows.append(
-            {"step": j, "closes_at": sequential.close_of(j), "closed": closed, "state": state}
+            {
+                "step": j,
+                "opens_at": release_opens_at(sequential, j),
+                "closes_at": sequential.close_of(j),
+                "closed": closed,
+                "state": state,
+            }
         )
     return rows
 
 
 def release_schedule_lines(*, sequential: SequentialRound, now=None) -> list[dict]:
     """Each release's line of the round's schedule (``RoundKind.schedule_lines``), of the
-    core's shape (``plan_line``): no opening (a release opens when the one before it is
-    frozen), its close (``None``: no deadline) and its state (``step_schedule``). A release
-    keeps no other plan, so none is given apart."""
+    core's shape (``plan_line``): its opening (``release_opens_at``: the round's opening for
+    release 1, none for a release that opens when the one before it is frozen), its close
+    (``None``: no deadline) and its state (``step_schedule``). A release keeps no other plan,
+    so none is given apart."""
     return [
         plan_line(
-            label=_("Release %(j)s") % {"j": row["step"]},
-            opens_at=None,
+            label=release_label(row["step"]),
+            opens_at=row["opens_at"],
             closes_at=row["closes_at"],
             planned=row["closes_at"],
             state=row["state"],
         )
         for row in step_schedule(sequential=sequential, now=now)
     ]
+
+
+def release_label(step: int) -> str:
+    """Release ``step`` as the schedule and the window's refusals name it."""
+    return _("Release %(j)s") % {"j": step}
 
 
 def attack_schedule_line(*, sequential: SequentialRound, now=None) -> dict:

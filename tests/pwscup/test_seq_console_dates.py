@@ -87,6 +87,50 @@ def test_an_organizer_extends_the_next_release_and_a_team_uploads_in_the_new_win
     assert release.status == Release.Status.FINISHED
 
 
+def test_an_organizer_sets_the_opening_and_release_1_waits_for_it():
+    """*Release 1 opens at* on the page (typed in the round's time zone): uploads before it
+    are refused with the core's window message, after it taken; an opening after release 1's
+    close is refused; once release 1 is frozen the opening no longer moves."""
+    world = scheduled_world()
+    client = signed_in(world.organizer)
+    opens = CLOSE_1 - dt.timedelta(hours=6)  # 2026-12-01 12:00 in Asia/Tokyo
+    answer = post_as_rendered(client, page_url(world), FORM, {"opens_at": closes_typed(opens)})
+    assert answer.status_code == 302, answer.content.decode()
+    world.sequential.refresh_from_db()
+    assert world.sequential.opens_at == opens
+    edit = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    assert edit.latest("pk").detail["fields"] == ["opens_at"]
+    with pytest.raises(Refused) as refused:
+        publish(world, "a", 1, fixture(TABLE3), now=opens - dt.timedelta(minutes=1))
+    assert refused.value.message == (
+        "Release 1 is not open yet: it opens at 2026-12-01 12:00 (Asia/Tokyo)."
+    )
+    assert publish(world, "a", 1, fixture(TABLE3), now=opens).status == Release.Status.FINISHED
+    panel = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert "Release 1 opens at" in panel.content.decode()
+
+    late = post_as_rendered(
+        client, page_url(world), FORM, {"opens_at": closes_typed(CLOSE_1 + dt.timedelta(hours=1))}
+    )
+    assert late.status_code == 200
+    assert late.context["form"].errors["opens_at"] == [
+        "A phase must close after it opens (it opens at 2026-12-01 19:00 JST)."
+    ]
+    freeze(world)
+    moved = post_as_rendered(
+        signed_in(world.organizer, "ja"),
+        page_url(world),
+        FORM,
+        {"opens_at": closes_typed(opens - dt.timedelta(hours=1))},
+    )
+    assert moved.status_code == 200
+    assert moved.context["form"].errors["opens_at"] == [
+        "公開データ 1 は凍結済みです。開始日時はもう変更できません。"
+    ]
+    world.sequential.refresh_from_db()
+    assert world.sequential.opens_at == opens
+
+
 def test_a_frozen_releases_close_does_not_move_and_nothing_is_saved():
     world = scheduled_world()
     freeze(world)

@@ -3,6 +3,7 @@ rules, the pool's draw (size, turnover, seed) and the attack phase in fields (no
 fields build the configuration ``sequential_round_create`` checks, its errors are shown next
 to the field they name, and the JSON view (when filled) is the configuration."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -85,6 +86,24 @@ def test_a_round_created_from_the_fields_alone(world, client):
     assert config["allow_suppression"] is True and config["allow_tampering"] is False
     assert config["utility_gates"] == {"IL": 0.5}
     assert config["per_team"] is None and config["attack_phase"] is False
+    assert SequentialRound.objects.get(round__slug="seq").opens_at is None  # open at once
+
+
+def test_a_round_created_to_open_later_and_not_after_its_first_close(world, client):
+    """*Release 1 opens at*, typed in the round's time zone (Asia/Tokyo): kept; one after
+    release 1's close is refused next to the field, nothing created."""
+    opening = {"opens_at": "2031-04-01 09:00", "first_close": "2031-04-08 09:00"}
+    created = _post(client, world, fields_post(slug="seqlate", **opening, step_hours="24"))
+    assert created.status_code == 302, created.context["form"].errors
+    opens_at = SequentialRound.objects.get(round__slug="seqlate").opens_at
+    assert opens_at == dt.datetime(2031, 4, 1, 0, 0, tzinfo=dt.UTC)
+    after = {"opens_at": "2031-04-09 09:00", "first_close": "2031-04-08 09:00"}
+    refused = _post(client, world, fields_post(slug="seqlater", **after, step_hours="24"))
+    assert refused.status_code == 200
+    assert refused.context["form"].errors["opens_at"] == [
+        "A phase must close after it opens (it opens at 2031-04-09 09:00 JST)."
+    ]
+    assert not SequentialRound.objects.filter(round__slug="seqlater").exists()
 
 
 def test_a_pool_with_turnover_and_an_attack_phase_from_the_fields(world, client):

@@ -30,13 +30,14 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
         )
     if step > sequential.frozen_steps:  # a frozen release is refused as frozen, below
         window_check(
-            label=_("Release %(j)s") % {"j": step},
-            opens_at=None,  # a release opens when the one before is frozen, below
+            label=selectors.release_label(step),
+            # Online, a later release opens when the one before is frozen, below.
+            opens_at=selectors.release_opens_at(sequential, step),
             closes_at=sequential.close_of(step),
             time_zone=sequential.round.timezone,
             now=now,
         )
-    open_steps = selectors.open_steps(sequential=sequential)
+    open_steps = selectors.open_steps(sequential=sequential, now=now)
     if step not in open_steps:
         if step <= sequential.frozen_steps:
             raise Refused(_("Release %(j)s is frozen.") % {"j": step}, status=403)
@@ -115,7 +116,7 @@ def release_upload(
     def step_open() -> None:
         # Under the team's row lock: a freeze (which locks the round's row) is seen before
         # or after, never half.
-        sequential.refresh_from_db(fields=["frozen_steps"])
+        sequential.refresh_from_db(fields=["frozen_steps", "opens_at"])
         _refuse_step(sequential=sequential, team=team, step=step, now=now)
         _prefix(sequential=sequential, team=team, step=step)
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import organizer_csv_keep
-from pwscup.competitions.services import round_of_kind_create
+from pwscup.competitions.services import phase_window_check, round_of_kind_create
 from pwscup.core.errors import Refused, scoring_form_error, scoring_validation_errors
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import KEY, engine
@@ -57,6 +57,7 @@ def sequential_round_create(
     attack_total_limit=None,
     attack_target_limit=None,
     attack_closes_at=None,
+    opens_at=None,
 ) -> SequentialRound:
     """A new sequential round with its ``basics`` (``round_of_kind_create``'s): the
     configuration, and a shared master or a pool to draw per-team masters from (drawn at
@@ -64,7 +65,8 @@ def sequential_round_create(
     masters may also be uploaded one by one. Optionally each release's close
     (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``), the
     per-team, per-release upload limits, the attack phase's (per day, in total, per
-    target) and its planned close (``attack_close_normalise``)."""
+    target) and its planned close (``attack_close_normalise``), and when release 1 opens
+    (``opens_at``, ``opening_normalise``; ``None``: at once)."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -106,6 +108,11 @@ def sequential_round_create(
             sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
         )
         sequential.save(update_fields=["attack_closes_at"])
+    if opens_at is not None:
+        sequential.opens_at = opening_normalise(
+            sequential=sequential, opens_at=opens_at, closes=closes
+        )
+        sequential.save(update_fields=["opens_at"])
     if master_csv is not None:
         master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
     if pool_csv is not None:
@@ -213,3 +220,33 @@ def attack_close_normalise(
             }
         )
     return attack_closes_at
+
+
+def opening_normalise(
+    *, sequential: SequentialRound, opens_at, closes: list[dt.datetime]
+) -> dt.datetime | None:
+    """When release 1 opens as it is kept (aware: a time without zone is the round's;
+    ``None``: since the round's creation), or a ``ValidationError`` on ``opens_at``: a date
+    the platform accepts, before release 1's close (``closes``, as ``schedule_normalise``
+    returns them; the core's rule of a window, ``phase_window_check``) and before the attack
+    phase's planned close."""
+    if opens_at is None:
+        return None
+    zone = zoneinfo.ZoneInfo(sequential.round.timezone)
+    if timezone.is_naive(opens_at):
+        opens_at = opens_at.replace(tzinfo=zone)
+    first_close = closes[0] if closes else sequential.attack_closes_at
+    labels = {
+        "opens_at": _("Release 1 opens at"),
+        "closes_at": _("Close of release %(j)s") % {"j": 1},
+    }
+    try:
+        phase_window_check(
+            opens_at=opens_at,
+            closes_at=first_close,
+            time_zone=sequential.round.timezone,
+            labels=labels,
+        )
+    except ValidationError as error:  # the typed opening is at fault, not the close
+        raise ValidationError({"opens_at": sum(error.message_dict.values(), [])}) from None
+    return opens_at

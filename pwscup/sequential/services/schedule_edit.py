@@ -1,7 +1,8 @@
-"""An organizer's edit of a sequential round's release closes and upload limits after its
-creation (the round's console page *Dates and limits*): the closes are checked as at the
-creation (``schedule_normalise``: one per release, each after the one before, dates the
-platform accepts), a frozen release keeps its close, the round's ranking version is bumped
+"""An organizer's edit of a sequential round's opening, release closes and upload limits
+after its creation (the round's console page *Dates and limits*): the closes are checked as
+at the creation (``schedule_normalise``: one per release, each after the one before, dates
+the platform accepts), a frozen release keeps its close (release 1, its opening), the
+round's ranking version is bumped
 and the changed fields are recorded as the round's edit."""
 
 import datetime as dt
@@ -14,7 +15,11 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import ranking_version_bump, round_audit_record
 from pwscup.competitions.windows import same_minute
 from pwscup.sequential.models import SequentialRound
-from pwscup.sequential.services.rounds import attack_close_normalise, schedule_normalise
+from pwscup.sequential.services.rounds import (
+    attack_close_normalise,
+    opening_normalise,
+    schedule_normalise,
+)
 
 # The settings of the round's row the page changes besides the closes.
 EDITED = (
@@ -72,6 +77,21 @@ def attack_close_edited(
     )
 
 
+def opening_edited(*, sequential: SequentialRound, closes: list[dt.datetime], opens_at):
+    """The round's opening to keep (``KEPT``: the stored one, checked again against the
+    ``closes``), or a ``ValidationError`` on ``opens_at``: the creation's check
+    (``opening_normalise``), and no move once release 1 is frozen (as a two-sided round's
+    release phase: the freeze ended it)."""
+    stored = sequential.opens_at
+    if opens_at is KEPT or (stored is not None and same_minute(stored, opens_at)):
+        opens_at = stored  # sent back as shown: kept to the second, checked below
+    if sequential.frozen_steps and not same_minute(stored, opens_at):
+        raise ValidationError(
+            {"opens_at": _("Release 1 is frozen: its opening can no longer move.")}
+        )
+    return opening_normalise(sequential=sequential, opens_at=opens_at, closes=closes)
+
+
 def closes_changed(sequential: SequentialRound, closes: list[dt.datetime]) -> bool:
     """Whether ``closes`` differ from the stored ones (to the minute, as the page shows)."""
     stored = [sequential.close_of(step) for step in range(1, len(sequential.step_closes) + 1)]
@@ -86,16 +106,19 @@ def schedule_edit(
     first_close=None,
     step_length=None,
     attack_closes_at=KEPT,
+    opens_at=KEPT,
     **settings,
 ) -> list[str]:
     """Save an organizer's closes (``step_closes``, or ``first_close`` and ``step_length``,
     read as ``schedule_set`` reads them; neither: no deadlines), the attack phase's planned
-    close (``attack_closes_at``, ``None``: none; not given: kept) and ``settings`` (any of
+    close (``attack_closes_at``, ``None``: none; not given: kept), when release 1 opens
+    (``opens_at``, ``None``: since the creation; not given: kept) and ``settings`` (any of
     ``EDITED``; those not given are kept) of ``sequential`` in one transaction. Raises a
     ``ValidationError`` keyed by the field (``step_closes``, ``step_length``,
     ``attack_closes_at``) as the creation's check does, on ``step_closes`` for a frozen
-    release's close moved and on ``attack_closes_at`` for a close moved once the results
-    are published (the phase is over).
+    release's close moved, on ``attack_closes_at`` for a close moved once the results
+    are published (the phase is over) and on ``opens_at`` for an opening moved once release
+    1 is frozen.
     Returns the changed fields (none: nothing saved)."""
     unknown = set(settings) - set(EDITED)
     if unknown:
@@ -121,18 +144,20 @@ def schedule_edit(
             closes=closes,
             attack_closes_at=attack_closes_at,
         )
+        opening = opening_edited(sequential=sequential, closes=closes, opens_at=opens_at)
         changed = ["step_closes"] if closes_changed(sequential, closes) else []
-        if not same_minute(sequential.attack_closes_at, attack_close):
-            changed.append("attack_closes_at")
+        for name, value in (("attack_closes_at", attack_close), ("opens_at", opening)):
+            if not same_minute(getattr(sequential, name), value):
+                changed.append(name)
         changed += [name for name, value in settings.items() if getattr(sequential, name) != value]
         if not changed:
             transaction.set_rollback(True)  # the bump too: nothing changed
             return []
         sequential.step_closes = [at.isoformat() for at in closes]
-        sequential.attack_closes_at = attack_close
+        sequential.attack_closes_at, sequential.opens_at = attack_close, opening
         for name, value in settings.items():
             setattr(sequential, name, value)
-        sequential.save(update_fields=["step_closes", "attack_closes_at", *settings])
+        sequential.save(update_fields=["step_closes", "attack_closes_at", "opens_at", *settings])
         round_audit_record(
             user=user,
             round=sequential.round,

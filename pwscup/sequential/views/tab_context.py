@@ -36,6 +36,12 @@ class RoundState:
     attack_open: bool
     has_master: bool
     pool_left_short: bool = False  # no master: the pool had too few persons left
+    opens_at: object = None  # the round's opening while it is still ahead
+
+    @property
+    def opening_label(self) -> str:
+        """The window the opening opens, as its schedule line and refusal name it."""
+        return selectors.release_label(1)
 
     @property
     def attack_phase(self) -> bool:
@@ -44,6 +50,7 @@ class RoundState:
 
 def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> RoundState:
     config = sequential.config
+    now = now or timezone.now()
     masters = selectors.round_masters(sequential=sequential) if team is not None else {}
     return RoundState(
         sequential=sequential,
@@ -59,6 +66,7 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         pool_left_short=selectors.pool_left_short(
             sequential=sequential, team=team, masters=masters
         ),
+        opens_at=None if selectors.round_opened(sequential, now) else sequential.opens_at,
     )
 
 
@@ -166,6 +174,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
                 _("Command"),
             ),
         ]
+    elif state.opens_at is not None:
+        steps += _opening_steps(state)
     elif not sequential.all_frozen:
         steps.append(
             NextStep(
@@ -194,6 +204,27 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
             NextStep(_("Your sequence is scored."), tab_url(round_, RESULTS), _("Results"))
         )
     return steps
+
+
+def _opening_steps(state: RoundState) -> list[NextStep]:
+    """Before the round opens: when (the window's own words, ``window_check``'s), and the
+    data to get meanwhile (served before the opening, as every kind's)."""
+    round_ = state.sequential.round
+    return [
+        NextStep(
+            sentence_html(
+                _("%(window)s is not open yet: it opens at %(at)s."),
+                window=state.opening_label,
+                at=in_zone_html(state.opens_at, round_.timezone),
+            )
+        ),
+        NextStep(
+            _("Download T(%(j)s) and the kit, or the sample release made from your data.")
+            % {"j": 1},
+            tab_url(round_, DATA),
+            _("Data"),
+        ),
+    ]
 
 
 def schedule(*, state: RoundState) -> list[dict]:
