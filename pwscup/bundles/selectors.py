@@ -44,7 +44,7 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
 def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.datetime:
     """The moment every time of the bundle is an offset from: the earliest opening of any
     round's schedule as planned (``RoundKind.schedule_plan``: what the kinds export); when no round has an opening (a
-    sequential round is open from its creation), the earliest close; else the competition's
+    sequential round open since its creation), the earliest close; else the competition's
     creation. The import puts the anchor at the start it is given, so the anchor must be a
     time of the schedule itself: the creation of the competition would move with every
     import, and an exported copy would not equal its source."""

@@ -24,6 +24,7 @@ from pwscup.kinds.bundles import (
     limits_export,
     limits_read,
     named_list,
+    offset_from,
     schedule_offsets,
     setting_required,
     setting_type_error,
@@ -36,7 +37,7 @@ from pwscup.sequential.services import sequential_round_create
 
 MASTER, POOL = "master.csv", "pool.csv"
 SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits", "attack_limits")
-SCHEDULE_KEYS = ("step_closes", "attack_close")
+SCHEDULE_KEYS = ("opens", "step_closes", "attack_close")
 # The console's service, and where its own errors point in the settings.
 CREATION = RoundCreation(
     sequential_round_create,
@@ -45,6 +46,7 @@ CREATION = RoundCreation(
         "pool": POOL,
         "step_closes": "schedule.step_closes",
         "attack_closes_at": "schedule.attack_close",
+        "opens_at": "schedule.opens",
         "config": "config",
     },
     top="config",
@@ -53,8 +55,8 @@ CREATION = RoundCreation(
 
 
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:
-    """The round's settings (configuration, release closes and the attack phase's planned
-    close as offsets from ``anchor``, freeze rule, limits) and its shared master or its pool
+    """The round's settings (configuration, its opening, release closes and the attack
+    phase's planned close as offsets from ``anchor``, freeze rule, limits) and its shared master or its pool
     as the organizer uploaded it."""
     sequential = selectors.sequential_of(round=round)
     config = sequential.config
@@ -76,6 +78,8 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     schedule = {"step_closes": offsets[: len(sequential.step_closes or [])]}
     if sequential.attack_closes_at is not None:
         schedule["attack_close"] = offsets[-1]
+    if sequential.opens_at is not None:  # before release 1's close
+        schedule["opens"] = offset_from(sequential.opens_at, anchor)
     return RoundBundle(
         settings={
             "config": config,
@@ -94,8 +98,8 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    """Create the round through ``sequential_round_create`` (the console's service), each
-    release's close ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by
+    """Create the round through ``sequential_round_create`` (the console's service), its
+    opening and each release's close ``start`` plus the bundle's offset (``_opening``). Raises ``ValidationError`` keyed by
     the settings' path or the file's role: every error of the settings and files at once
     (``BundleChecks``), then the service's checks (the master, the pool's draws)."""
     checks = BundleChecks()  # every independent check runs; one answer names every error
@@ -109,13 +113,16 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _schedule_of(settings: dict, checks: BundleChecks, *, start, time_zone) -> dict:
-    """The release closes (``start`` plus the bundle's offsets), the freeze rule and both
+    """The opening and the release closes (``start`` plus the bundle's offsets), the freeze
+    rule and both
     phases' limits, as the service's keyword arguments (those refused left out, their
     refusals in ``checks``)."""
+    closes = checks.run(_closes, settings, start, time_zone)
     schedule = {
-        "step_closes": checks.run(_closes, settings, start, time_zone),
+        "step_closes": closes,
         "auto_freeze": checks.run(_auto_freeze, settings),
         "attack_closes_at": checks.run(_attack_close, settings, start, time_zone),
+        "opens_at": checks.run(_opening, settings, start, time_zone, closes),
     }
     schedule.update(checks.run(_limits_of, settings, otherwise={}))
     # A bundle written before the attack phase had limits has none.
@@ -147,7 +154,7 @@ def _closes(settings: dict, start, time_zone) -> list[dt.datetime]:
     if not isinstance(offsets, list):
         raise setting_type_error("schedule.step_closes", offsets, _("a list of durations"))
     closes = [
-        checks.run(_close_at, offset, start, time_zone, field=f"schedule.step_closes[{index}]")
+        checks.run(_time_at, offset, start, time_zone, field=f"schedule.step_closes[{index}]")
         for index, offset in enumerate(offsets)
     ]
     checks.done()
@@ -161,10 +168,24 @@ def _attack_close(settings: dict, start, time_zone) -> dt.datetime | None:
     offset = schedule.get("attack_close") if isinstance(schedule, dict) else None
     if offset is None:
         return None
-    return _close_at(offset, start, time_zone, field="schedule.attack_close")
+    return _time_at(offset, start, time_zone, field="schedule.attack_close")
 
 
-def _close_at(offset, start, time_zone, *, field: str) -> dt.datetime:
+def _opening(settings: dict, start, time_zone, closes) -> dt.datetime | None:
+    """When release 1 opens: ``start`` plus ``schedule.opens``; a bundle without it (written
+    before rounds had an opening, or of a round open since its creation) opens at ``start``,
+    except when its release 1 closes there already (its schedule was anchored at that close):
+    then at once, as the bundle was written for (``None``)."""
+    schedule = settings.get("schedule")
+    offset = schedule.get("opens") if isinstance(schedule, dict) else None
+    if offset is not None:
+        return _time_at(offset, start, time_zone, field="schedule.opens")
+    if closes and closes[0] <= start:
+        return None
+    return start
+
+
+def _time_at(offset, start, time_zone, *, field: str) -> dt.datetime:
     at = at_offset(offset, start, field=field)
     dates_check({field: at}, time_zone=time_zone)
     return at

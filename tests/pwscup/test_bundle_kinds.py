@@ -11,14 +11,19 @@ import copy
 import datetime as dt
 import itertools
 import json
+import zoneinfo
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.dateparse import parse_datetime
 
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import competition_create
+from pwscup.core.errors import Refused
 from pwscup.dp import engine
 from pwscup.dp.demo import FIXTURES as DP_FIXTURES
 from pwscup.dp.demo import dp_demo_load
@@ -32,7 +37,7 @@ from pwscup.sequential import engine as seq_engine
 from pwscup.sequential import selectors as seq_selectors
 from pwscup.sequential import services as seq_services
 from pwscup.sequential.models import Master, Release, SequentialRound
-from tests.pwscup.seq_web_world import fixture, upload_file
+from tests.pwscup.seq_web_world import check, fixture, upload_file
 from tests.support import wait_for
 
 DP_SLUGS = ("dp-adult", "dp-practice")
@@ -122,8 +127,11 @@ def test_a_demo_round_survives_export_import_export(slug):
     source, exported, imported = _round_trip(slug, start=start)
     kind = get_kind(source.kind)
     again = kind.bundle_export(imported, anchor=start)
-    assert again.settings == exported.settings
-    assert _as_manifest(again.settings) == _as_manifest(exported.settings)
+    expected = copy.deepcopy(exported.settings)
+    if slug == "seq-paper":  # open since its creation (no deadline): it opens at the start
+        expected["schedule"]["opens"] = "P0DT00H00M00S"
+    assert again.settings == expected
+    assert _as_manifest(again.settings) == _as_manifest(expected)
     assert again.files == exported.files and exported.files
     assert json.dumps(exported.settings)  # JSON-serialisable as it is
     assert (imported.name, imported.slug, imported.order, imported.timezone) == (
@@ -244,6 +252,82 @@ def test_the_seq_attack_phases_limits_travel_and_an_older_bundle_has_none(seq_bu
         None,
         None,
     )
+
+
+@pytest.mark.django_db
+def test_an_older_seq_bundle_imported_with_a_start_tomorrow_opens_at_the_start(seq_bundle):
+    """The fault: a bundle written before rounds had an opening, imported to start tomorrow,
+    took releases at once. Its round opens at the start: refused before (403, the core's
+    window message, in the round's time zone and in Japanese), said so by the schedule and
+    the API's status (the team's data already served, as every kind serves it), taken after
+    (a moved clock)."""
+    assert "opens" not in seq_bundle.settings["schedule"]
+    start = timezone.now().replace(second=0, microsecond=0) + dt.timedelta(days=1)
+    competition, organizer, members = _competition("dstopen", teams="A")
+    imported = _import(
+        seq_bundle, slug="seq-open", start=start, competition=competition, organizer=organizer
+    )
+    sequential, (team, user) = imported.sequential, members["A"]
+    assert sequential.opens_at == start
+
+    def upload(now=None):
+        return seq_services.release_upload(
+            sequential=sequential,
+            team=team,
+            user=user,
+            step=1,
+            uploaded_file=upload_file(fixture("zhang_release_1.csv"), "release_1.csv"),
+            now=now,
+        )
+
+    at = start.astimezone(zoneinfo.ZoneInfo("Europe/Paris")).strftime("%Y-%m-%d %H:%M")
+    with pytest.raises(Refused) as refused:
+        upload()
+    assert refused.value.status == 403
+    assert refused.value.message == (f"Release 1 is not open yet: it opens at {at} (Europe/Paris).")
+    with translation.override("ja"), pytest.raises(Refused) as refused:
+        upload()
+    assert refused.value.message == (
+        f"公開データ 1はまだ始まっていません。{at} (Europe/Paris) に始まります。"
+    )
+    assert not Release.objects.filter(sequential=sequential).exists()
+
+    client = Client()
+    client.force_login(user)
+    status_url = reverse("api:round-status", args=[competition.slug, imported.slug])
+    status = client.get(status_url).json()
+    release_1 = status["schedule"][0]
+    assert (release_1["label"], release_1["state"]) == ("Release 1", "upcoming")
+    assert parse_datetime(release_1["opens_at"]) == start
+    assert [kind["open"] for kind in status["submission_types"]] == [False]
+    assert "T1.csv" in [download["name"] for download in status["downloads"]]
+    submit = client.get(reverse("round_tab", args=[competition.slug, imported.slug, "submit"]))
+    assert "Release 1 is not open yet: it opens at" in submit.content.decode()
+    assert 'data-testid="upload-form"' not in submit.content.decode()
+
+    release = check(upload(now=start + dt.timedelta(minutes=1)))
+    assert release.status == Release.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_the_seq_opening_travels_as_an_offset_and_is_checked(seq_bundle):
+    settings = _changed(seq_bundle.settings, lambda s: s["schedule"].update(opens="P2DT03H00M00S"))
+    imported = _import(seq_bundle, slug="seq-opens", start=ANCHOR, settings=settings)
+    opens_at = ANCHOR + dt.timedelta(days=2, hours=3)
+    assert imported.sequential.opens_at == opens_at
+    again = get_kind("sequential").bundle_export(imported, anchor=ANCHOR)
+    assert again.settings["schedule"] == {"step_closes": [], "opens": "P2DT03H00M00S"}
+    # Its anchor is the round's opening: the start of the import.
+    assert get_kind("sequential").schedule_plan(imported)[0] == (opens_at, None)
+
+    late = _changed(
+        settings,
+        lambda s: s["schedule"].update(step_closes=["P1DT00H00M00S", "P2DT00H00M00S"]),
+    )
+    with pytest.raises(ValidationError) as refused:
+        _import(seq_bundle, slug="seq-late", start=ANCHOR, settings=late)
+    assert list(refused.value.message_dict) == ["schedule.opens"]
+    assert "must close after it opens" in refused.value.message_dict["schedule.opens"][0]
 
 
 @pytest.mark.django_db
