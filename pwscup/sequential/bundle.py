@@ -56,8 +56,8 @@ CREATION = RoundCreation(
 
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     """The round's settings (configuration, its opening, release closes and the attack
-    phase's planned close as offsets from ``anchor``, freeze rule, limits) and its shared master or its pool
-    as the organizer uploaded it."""
+    phase's planned close as offsets from ``anchor``, freeze rule, limits) and its shared
+    master or its pool as the organizer uploaded it."""
     sequential = selectors.sequential_of(round=round)
     config = sequential.config
     config["qi"] = named_list(config["qi"], "type")
@@ -99,9 +99,10 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
 
 def round_from_bundle(*, competition, entry, start, user):
     """Create the round through ``sequential_round_create`` (the console's service), its
-    opening and each release's close ``start`` plus the bundle's offset (``_opening``). Raises ``ValidationError`` keyed by
-    the settings' path or the file's role: every error of the settings and files at once
-    (``BundleChecks``), then the service's checks (the master, the pool's draws)."""
+    opening and each release's close ``start`` plus the bundle's offset (``_opening``).
+    Raises ``ValidationError`` keyed by the settings' path or the file's role: every error
+    of the settings and files at once (``BundleChecks``), then the service's checks (the
+    master, the pool's draws)."""
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)
@@ -114,9 +115,8 @@ def round_from_bundle(*, competition, entry, start, user):
 
 def _schedule_of(settings: dict, checks: BundleChecks, *, start, time_zone) -> dict:
     """The opening and the release closes (``start`` plus the bundle's offsets), the freeze
-    rule and both
-    phases' limits, as the service's keyword arguments (those refused left out, their
-    refusals in ``checks``)."""
+    rule and both phases' limits, as the service's keyword arguments (those refused left
+    out, their refusals in ``checks``)."""
     closes = checks.run(_closes, settings, start, time_zone)
     schedule = {
         "step_closes": closes,

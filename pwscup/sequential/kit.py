@@ -30,7 +30,8 @@ from scoring.sequential import cli
 
 def check_command(*, sequential: SequentialRound, last: int | None = None) -> str:
     """The local check of releases 1 … ``last`` (default: the last release whose turn it is,
-    ``ready_steps``, else the last one) on the files the Data tab and the kit give (the CLI's ``check_command``)."""
+    ``ready_steps``, else the last one) on the files the Data tab and the kit give (the
+    CLI's ``check_command``)."""
     if last is None:
         last = max(selectors.ready_steps(sequential=sequential), default=sequential.n_releases)
     return cli.check_command(last)

@@ -110,9 +110,8 @@ def step_closed(sequential: SequentialRound, step: int, now) -> bool:
 
 def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
     """Each release's opening (``release_opens_at``) and close (None: no deadline), whether
-    the close has passed, and its state as
-    every page and the console say it: ``frozen``, ``open`` (uploads taken now), ``closed``
-    or ``upcoming``."""
+    the close has passed, and its state as every page and the console say it: ``frozen``,
+    ``open`` (uploads taken now), ``closed`` or ``upcoming``."""
     now = now or timezone.now()
     uploadable = open_steps(sequential=sequential, now=now)
     rows = []
