@@ -1,6 +1,7 @@
-"""The organizer admin of sequential rounds: the configuration (checked by the same service
-as the console); master tables, releases and attacks read-only (the platform makes them, its
-services change them; the uploads' pages are the core's, ``kept_upload_admin``)."""
+"""The organizer admin of sequential rounds: the configuration, closes and limits (saved by
+the console's service, ``schedule_edit``: checked, audited, the rankings refreshed); master
+tables, releases and attacks read-only (the platform makes them, its services change them;
+the uploads' pages are the core's, ``kept_upload_admin``)."""
 
 import datetime as dt
 import json
@@ -16,18 +17,19 @@ from pwscup.competitions.admin_scope import (
     ReadOnlyScopedAdmin,
     RoundRowAdmin,
 )
-from pwscup.core.form_fields import ConfigField
+from pwscup.core.form_fields import ConfigField, add_errors
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
-from pwscup.sequential.services import schedule_normalise, sequential_config_validate
-from pwscup.sequential.services.schedule_edit import (
-    EDITED,
-    attack_close_edited,
-    frozen_closes_errors,
-)
+from pwscup.sequential.services import schedule_edit
+from pwscup.sequential.services.schedule_edit import ROW_FIELDS
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 
 class SequentialRoundForm(forms.ModelForm):
+    """The round's row as the console's services edit it: the configuration and every field
+    ``schedule_edit`` takes (``ROW_FIELDS``), saved by that service when the form is cleaned,
+    so that its refusals show under their fields; ``SequentialRoundAdmin.save_model`` then
+    saves nothing more."""
+
     config = ConfigField(
         label=_("Configuration (JSON)"),
         help_text=_("Every key is described in docs/sequential.md (“The configuration”)."),
@@ -36,7 +38,7 @@ class SequentialRoundForm(forms.ModelForm):
     class Meta:
         model = SequentialRound
         # The settings the console's page also changes.
-        fields = ("step_closes", "attack_closes_at", *EDITED)
+        fields = ROW_FIELDS
         # Each release step is a window of its own.
         labels = {
             "daily_limit": _("uploads per team per release per day"),
@@ -48,19 +50,16 @@ class SequentialRoundForm(forms.ModelForm):
             ),
         }
 
+    #: Who saves (set per request by ``SequentialRoundAdmin.get_form``).
+    user = None
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.initial["config"] = self.instance.config
 
-    def clean_config(self):
-        config = self.cleaned_data["config"]
-        if self.instance.pk and self.instance.frozen_steps and config != self.instance.config:
-            raise ValidationError(_("Step 1 is frozen: the configuration can no longer change."))
-        return sequential_config_validate(config=config)
-
     def clean_step_closes(self):
-        """The closes as a list of ISO date-times (their form only: ``clean`` checks them
+        """The closes as a list of ISO date-times (their form only: the service checks them
         against the configuration sent with them)."""
         closes = self.cleaned_data.get("step_closes") or []
         if not isinstance(closes, list):
@@ -76,46 +75,27 @@ class SequentialRoundForm(forms.ModelForm):
                     _("%(value)s is not a date and time (ISO 8601: 2026-12-01T18:00:00+09:00)."),
                     params={"value": at},
                 ) from None
-        return [str(at) for at in closes]
+        return [dt.datetime.fromisoformat(str(at)) for at in closes]
 
     def clean(self):
-        """The release closes and the attack phase's close, checked as the console's page
-        checks them (one close per release, increasing, a frozen release's close kept; the
-        attack phase's after the last release's, no move once the results are published),
-        against the configuration sent in this form (an attack phase switched on or off,
-        a number of releases changed in the same save), not the stored one."""
+        """Save the form through ``schedule_edit`` (in the admin's transaction): one check,
+        one audit line, the rankings refreshed; its refusals under their fields. The row
+        then holds what is stored, for the model's own checks."""
         cleaned = super().clean()
-        config, closes = cleaned.get("config"), cleaned.get("step_closes")
-        if not self.instance.pk or config is None or closes is None:
+        names = ("config", *ROW_FIELDS)
+        if not self.instance.pk or any(name not in cleaned for name in names):
             return cleaned  # a field is refused already: its message says why
         try:
-            parsed = schedule_normalise(
+            schedule_edit(
                 sequential=self.instance,
-                closes=[dt.datetime.fromisoformat(at) for at in closes],
-                config=config,
+                user=self.user,
+                **{name: cleaned[name] for name in names},
             )
         except ValidationError as error:
-            self.add_error("step_closes", error.message_dict.get("step_closes", error.messages))
-            return cleaned
-        if errors := frozen_closes_errors(sequential=self.instance, closes=parsed):
-            self.add_error("step_closes", errors)
-            return cleaned
-        cleaned["step_closes"] = [at.isoformat() for at in parsed]
-        if "attack_closes_at" in cleaned:
-            try:
-                cleaned["attack_closes_at"] = attack_close_edited(
-                    sequential=self.instance,
-                    closes=parsed,
-                    attack_closes_at=cleaned["attack_closes_at"],
-                    config=config,
-                )
-            except ValidationError as error:
-                self.add_error("attack_closes_at", error.message_dict["attack_closes_at"])
+            add_errors(self, error)
+        stored = SequentialRound.objects.get(pk=self.instance.pk)
+        cleaned.update({name: getattr(stored, name) for name in ROW_FIELDS})
         return cleaned
-
-    def save(self, commit=True):
-        self.instance.config = self.cleaned_data["config"]
-        return super().save(commit)
 
 
 @admin.register(SequentialRound)
@@ -132,6 +112,14 @@ class SequentialRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, ad
         "configuration",
         "pool_converted_from",
     )
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)  # a class of this request's own
+        form.user = request.user
+        return form
+
+    def save_model(self, request, obj, form, change):
+        pass  # saved by the form's service (``SequentialRoundForm.clean``)
 
     def get_fields(self, request, obj=None):
         """A reader who may not change the round sees its configuration once, as text

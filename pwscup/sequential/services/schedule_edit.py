@@ -1,9 +1,11 @@
 """An organizer's edit of a sequential round's opening, release closes and upload limits
-after its creation (the round's console page *Dates and limits*): the closes are checked as
-at the creation (``schedule_normalise``: one per release, each after the one before, dates
-the platform accepts), a frozen release keeps its close (release 1, its opening), the
-round's ranking version is bumped
-and the changed fields are recorded as the round's edit."""
+after its creation (the round's console page *Dates and limits*; the admin's page of the
+round's row, which also changes its configuration): the closes are checked as at the
+creation (``schedule_normalise``: one per release, each after the one before, dates the
+platform accepts), a frozen release keeps its close (release 1, its opening), the
+configuration is checked as at the creation and fixed once release 1 is frozen, the round's
+ranking version is bumped and the changed fields are recorded as the round's edit (one line
+for one save)."""
 
 import datetime as dt
 
@@ -11,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import AuditEntry
+from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import ranking_version_bump, round_audit_record
 from pwscup.competitions.windows import same_minute
 from pwscup.sequential.models import SequentialRound
@@ -19,6 +21,7 @@ from pwscup.sequential.services.rounds import (
     attack_close_normalise,
     opening_normalise,
     schedule_normalise,
+    sequential_config_validate,
 )
 
 # The settings of the round's row the page changes besides the closes.
@@ -30,8 +33,30 @@ EDITED = (
     "attack_total_limit",
     "attack_target_limit",
 )
-# ``schedule_edit``'s ``attack_closes_at`` when the page does not show it: kept as stored.
+# The round row's fields ``schedule_edit`` takes under their own names: what the admin's
+# form of the row edits (besides the configuration), each passed on as the form cleans it.
+ROW_FIELDS = ("opens_at", "step_closes", "attack_closes_at", *EDITED)
+# ``schedule_edit``'s ``attack_closes_at``, ``opens_at`` or ``config`` when the page does not
+# show it: kept as stored.
 KEPT = object()
+
+
+def config_edited(*, sequential: SequentialRound, config) -> dict | None:
+    """The configuration ``config`` gives the round (normalised by
+    ``sequential_config_validate``), or ``None`` when it keeps the stored one (``KEPT``, or
+    the same). Raises a ``ValidationError`` on ``config``: every error of its check, or, once
+    release 1 is frozen, any change (the frozen releases were checked against it)."""
+    if config is KEPT or config == sequential.config:
+        return None
+    if sequential.frozen_steps:
+        raise ValidationError(
+            {"config": _("Step 1 is frozen: the configuration can no longer change.")}
+        )
+    try:
+        config = sequential_config_validate(config=config)
+    except ValidationError as error:
+        raise ValidationError({"config": error.error_list}) from None
+    return None if config == sequential.config else config
 
 
 def frozen_closes_errors(*, sequential: SequentialRound, closes: list[dt.datetime]) -> list[str]:
@@ -107,18 +132,20 @@ def schedule_edit(
     step_length=None,
     attack_closes_at=KEPT,
     opens_at=KEPT,
+    config=KEPT,
     **settings,
 ) -> list[str]:
     """Save an organizer's closes (``step_closes``, or ``first_close`` and ``step_length``,
     read as ``schedule_set`` reads them; neither: no deadlines), the attack phase's planned
     close (``attack_closes_at``, ``None``: none; not given: kept), when release 1 opens
-    (``opens_at``, ``None``: since the creation; not given: kept) and ``settings`` (any of
-    ``EDITED``; those not given are kept) of ``sequential`` in one transaction. Raises a
-    ``ValidationError`` keyed by the field (``step_closes``, ``step_length``,
-    ``attack_closes_at``) as the creation's check does, on ``step_closes`` for a frozen
-    release's close moved, on ``attack_closes_at`` for a close moved once the results
-    are published (the phase is over) and on ``opens_at`` for an opening moved once release
-    1 is frozen.
+    (``opens_at``, ``None``: since the creation; not given: kept), ``settings`` (any of
+    ``EDITED``; those not given are kept) and the configuration (``config``, the admin's;
+    not given: kept; ``config_edited``), the closes checked against it, of ``sequential`` in
+    one transaction. Raises a ``ValidationError`` keyed by the field (``config``,
+    ``step_closes``, ``step_length``, ``attack_closes_at``, ``opens_at``) as the creation's
+    check does, on ``step_closes`` for a frozen release's close moved, on
+    ``attack_closes_at`` for a close moved once the results are published (the phase is
+    over) and on ``opens_at`` for an opening moved once release 1 is frozen.
     Returns the changed fields (none: nothing saved)."""
     unknown = set(settings) - set(EDITED)
     if unknown:
@@ -131,11 +158,13 @@ def schedule_edit(
             .select_related("round")
             .get(pk=sequential.pk)
         )
+        new_config = config_edited(sequential=sequential, config=config)
         closes = schedule_normalise(
             sequential=sequential,
             closes=step_closes,
             first_close=first_close,
             step_length=step_length,
+            config=new_config,
         )
         if errors := frozen_closes_errors(sequential=sequential, closes=closes):
             raise ValidationError({"step_closes": errors})
@@ -143,9 +172,11 @@ def schedule_edit(
             sequential=sequential,
             closes=closes,
             attack_closes_at=attack_closes_at,
+            config=new_config,
         )
         opening = opening_edited(sequential=sequential, closes=closes, opens_at=opens_at)
-        changed = ["step_closes"] if closes_changed(sequential, closes) else []
+        changed = ["config"] if new_config is not None else []
+        changed += ["step_closes"] if closes_changed(sequential, closes) else []
         for name, value in (("attack_closes_at", attack_close), ("opens_at", opening)):
             if not same_minute(getattr(sequential, name), value):
                 changed.append(name)
@@ -158,6 +189,8 @@ def schedule_edit(
         for name, value in settings.items():
             setattr(sequential, name, value)
         sequential.save(update_fields=["step_closes", "attack_closes_at", "opens_at", *settings])
+        if new_config is not None:
+            config_save(sequential=sequential, config=new_config)
         round_audit_record(
             user=user,
             round=sequential.round,
@@ -165,3 +198,12 @@ def schedule_edit(
             fields=changed,
         )
     return changed
+
+
+def config_save(*, sequential: SequentialRound, config: dict) -> None:
+    """Keep a checked configuration on the round's row and on the round (which the core's
+    pages of the round show), as the creation does."""
+    sequential.config = config
+    sequential.save(update_fields=["config_text"])
+    Round.objects.filter(pk=sequential.round_id).update(config=config)
+    sequential.round.config = config
