@@ -34,7 +34,6 @@ from pwscup.competitions.services import (
     round_core_update,
 )
 from pwscup.competitions.window_forms import WindowDatesForm
-from pwscup.competitions.windows import window_dates_edit
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
 from pwscup.core.time_zones import TimeZoneField
@@ -50,17 +49,9 @@ def round_kind(round_: Round):
 
 
 class PhaseForm(WindowDatesForm):
-    """A phase's window, checked by ``phase_window_check``; an edit of its dates is the
-    phase's new plan (``window_dates_edit``)."""
-
-    def save(self, commit=True):
-        if commit and self.instance.pk is not None:
-            window_dates_edit(
-                window=self.instance,
-                opens_at=self.instance.opens_at,
-                closes_at=self.instance.closes_at,
-            )
-        return super().save(commit=commit)
+    """A phase's window, checked by ``phase_window_check``. On a round's change page the
+    kind's page saves it with the round, through the kind's edit service
+    (``PhaseInline.changed_phases``), never by itself."""
 
 
 PHASE_FIELDS = (
@@ -75,12 +66,37 @@ PHASE_FIELDS = (
 
 
 class PhaseInline(admin.TabularInline):
-    """The round's phases, editable (a kind's page whose lifecycle is the phases' dates)."""
+    """The round's phases, editable (a kind's page whose lifecycle is the phases' dates).
+    A new round's phases are added with it; a saved round's are changed, neither added nor
+    deleted nor given another kind (as on the console's edit page): the kind's page passes
+    them to its edit service (``changed_phases``), which checks, records and saves them
+    with the round's settings."""
 
     model = Phase
     form = PhaseForm
     extra = 0
     fields = PHASE_FIELDS
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("kind",) if obj is not None else ()
+
+    def has_add_permission(self, request, obj=None):
+        return obj is None and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @staticmethod
+    def changed_phases(formsets) -> dict:
+        """The phases whose row the organizer changed on a saved round's page, by kind, as
+        ``phase_set`` takes them (``{kind: {opens_at: ..., ...}}``)."""
+        return {
+            form.instance.kind: {name: form.cleaned_data[name] for name in PHASE_FIELDS[1:]}
+            for formset in formsets
+            if formset.model is Phase
+            for form in formset.forms
+            if form.has_changed()
+        }
 
 
 class PhaseReadOnlyInline(admin.TabularInline):

@@ -170,9 +170,21 @@ def quota_reset_hour_check(hour) -> int:
 
 
 @transaction.atomic
-def round_core_update(
+def round_core_update(*, user, round: Round, **fields) -> list[str]:
+    """Edit what every round has (``fields``: ``round_core_apply``'s name, address, order,
+    time zone and the hour its daily limits reset at), for a round of any kind (the admin's
+    round page and the console's round page call it): ``round_core_apply``, then the
+    changed fields recorded in the audit log. Returns the changed field names."""
+    changed = round_core_apply(round=round, **fields)
+    if changed:
+        round_audit_record(
+            user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
+        )
+    return changed
+
+
+def round_core_apply(
     *,
-    user,
     round: Round,
     name: str,
     slug: str,
@@ -180,10 +192,10 @@ def round_core_update(
     timezone: str,
     quota_reset_hour: int | None = None,
 ) -> list[str]:
-    """Edit what every round has (name, address, order, time zone, the hour its daily limits
-    reset at; ``quota_reset_hour`` ``None``: unchanged), for a round of any kind (the admin's
-    round page and the console's round page call it). Checks ``round_core_check``; records
-    the changed fields in the audit log and bumps the round's ranking version (its pages
+    """``round_core_update`` without its audit line, for a kind's edit that saves these
+    fields with its own and records the whole save in one line (the 2015 game's
+    ``console_round_update``); call it inside that edit's transaction. Checks
+    ``round_core_check``; bumps the round's ranking version when a field changes (its pages
     show the name and the reset hour). Returns the changed field names."""
     round_core_check(round=round, slug=slug, timezone=timezone, quota_reset_hour=quota_reset_hour)
     values = {"name": name, "slug": slug, "order": order, "timezone": timezone}
@@ -204,9 +216,6 @@ def round_core_update(
     )
     for field in changed:  # the caller's round once kept (a refused move leaves it as it was)
         setattr(round, field, values[field])
-    round_audit_record(
-        user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
-    )
     return changed
 
 

@@ -18,7 +18,6 @@ from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
 from pwscup.competitions.organizer_files import round_original_store
-from pwscup.competitions.services import round_core_update
 from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.stored import stored_bytes
@@ -132,7 +131,10 @@ class RoundAdminForm(forms.ModelForm):
         try:
             round_settings_check(
                 slug=cleaned.get("slug"),
-                competition=cleaned.get("competition"),
+                # A saved round's competition is shown, not posted (it stays there).
+                competition=cleaned.get("competition")
+                if "competition" in self.fields
+                else self.instance.competition,
                 current=self.instance,
                 # Refused by its field already when it is not a time zone.
                 timezone=cleaned.get("timezone") or default_time_zone(),
@@ -257,42 +259,32 @@ class Pwscup2015RoundPage(RoundPageAdmin):
             )
         return form
 
+    def get_readonly_fields(self, request, obj=None):
+        # A saved round stays in its competition (its teams, uploads and log are there).
+        fields = super().get_readonly_fields(request, obj)
+        return (*fields, "competition") if obj is not None else fields
+
     def save_model(self, request, obj, form, change):
+        if change:
+            return  # saved with its phases by ``save_related``, through the service
         checked = getattr(form, "checked", None)
-        if not change:
-            obj.kind = KEY  # this form adds rounds of the 2015 game only
-        else:
-            # What every round has goes through the core's service, as on every kind's
-            # page: checked, and recorded in the audit log like a console edit.
-            round_core_update(
-                user=request.user,
-                round=obj,
-                **{field: form.cleaned_data[field] for field in ROUND_CORE_FIELDS},
-            )
-            # The game's settings and its configuration through the game's edit service, as
-            # on the console's edit page: the changed ones recorded in the audit log, the
-            # cached rankings refreshed. It compares with the stored round (``obj`` holds the
-            # form's values already).
-            console_round_update(
-                user=request.user,
-                round=Round.objects.get(pk=obj.pk),
-                values=form.game_settings,
-                phases={},
-                config=checked.config if checked is not None else None,
-            )
+        obj.kind = KEY  # this form adds rounds of the 2015 game only
         if checked is not None:
             round_record_data(round=obj, checked=checked)
-            if "original_file" in form.changed_data:  # a new upload, not the stored one rechecked
-                # The upload itself is kept only when it was not UTF-8: original_file is the
-                # UTF-8 copy (round_original_store).
-                upload = form.cleaned_data["original_file"]
-                round_original_store(round=obj, csv=checked.csv, filename=upload.name)
+            # The upload itself is kept only when it was not UTF-8: original_file is the
+            # UTF-8 copy (round_original_store).
+            upload = form.cleaned_data["original_file"]
+            round_original_store(round=obj, csv=checked.csv, filename=upload.name)
         super().save_model(request, obj, form, change)
-        if not change:
-            Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
+        Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
+        if change:
+            round_page_save(request, form, formsets)
+            for formset in formsets:  # listed for the admin's history only, not saved
+                formset.save(commit=False)
+        else:
+            super().save_related(request, form, formsets, change)
         created = round_assign_samples(round=form.instance)
         if created:
             messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
@@ -304,3 +296,21 @@ class Pwscup2015RoundPage(RoundPageAdmin):
         return render_to_string(
             "pwscup2015/_operations.html", {"summary": round_operations_summary(round=obj)}
         )
+
+
+def round_page_save(request, form, formsets) -> list[str]:
+    """A saved round's page, as the console's edit page saves it: what every round has, the
+    game's settings, the configuration, a new original and the changed phases in one call of
+    ``console_round_update`` (one audit line naming every changed field, the rankings
+    refreshed). It compares with the stored round (the form's instance holds its values)."""
+    checked = getattr(form, "checked", None)
+    new_upload = checked is not None and "original_file" in form.changed_data
+    return console_round_update(
+        user=request.user,
+        round=Round.objects.get(pk=form.instance.pk),
+        core={field: form.cleaned_data[field] for field in ROUND_CORE_FIELDS},
+        values=form.game_settings,
+        phases=PhaseInline.changed_phases(formsets),
+        config=checked.config if checked is not None else None,
+        original=(checked, form.cleaned_data["original_file"].name) if new_upload else None,
+    )

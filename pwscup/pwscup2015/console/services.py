@@ -4,8 +4,9 @@ leaves an entry in the audit log."""
 from django.db import transaction
 
 from pwscup.competitions.models import AuditEntry, Round
+from pwscup.competitions.organizer_files import ORIGINAL_FIELDS, round_original_store
 from pwscup.competitions.phase_close import close_open_phases
-from pwscup.competitions.services import audit_record, phase_set
+from pwscup.competitions.services import audit_record, phase_set, round_core_apply
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import RoundOperation
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
@@ -16,7 +17,11 @@ from pwscup.pwscup2015.services.operations import (
     round_rescore_request,
     round_results_set,
 )
-from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
+from pwscup.pwscup2015.services.rounds import (
+    CheckedRoundData,
+    round_create,
+    round_settings_check,
+)
 
 Action = AuditEntry.Action
 
@@ -82,15 +87,32 @@ def console_round_create(
 
 @transaction.atomic
 def console_round_update(
-    *, user, round: Round, values: dict, phases: dict, config: dict | None = None
+    *,
+    user,
+    round: Round,
+    values: dict,
+    phases: dict,
+    config: dict | None = None,
+    core: dict | None = None,
+    original: tuple[CheckedRoundData, str] | None = None,
 ) -> list[str]:
     """Apply an edit of a round (settings, phases, and the configuration when given).
 
-    Returns the changed field names (recorded in the audit log). ``config`` is the checked
-    configuration (``round_data_check``): the caller offers "Rescore everything" then.
+    Returns the changed field names, recorded in the audit log in one line. ``config`` is
+    the checked configuration (``round_data_check``): the caller offers "Rescore everything"
+    then. The admin's page saves with it what every round has (``core``: the fields of
+    ``round_core_apply``, which checks them) and a new original table (``original``:
+    ``round_data_check``'s answer for it and the upload's name), recorded as
+    ``original_file``.
     """
     game = round.pwscup2015
-    changed = []
+    changed = round_core_apply(round=round, **core) if core else []
+    if original is not None:
+        checked, filename = original
+        round_original_store(round=round, csv=checked.csv, filename=filename)
+        round.original_rows = checked.rows
+        round.save(update_fields=[*ORIGINAL_FIELDS, "original_rows"])
+        changed.append("original_file")
     for instance in (round, game):
         names = {field.name for field in instance._meta.concrete_fields}
         fields = [f for f, v in values.items() if f in names and getattr(instance, f) != v]
