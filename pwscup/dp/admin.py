@@ -2,6 +2,8 @@
 the JSON configuration (the service checks both, with the spec's messages); ledgers, charges
 and estimates are read-only records (the ledger is changed by ``ledger_charge`` only)."""
 
+from dataclasses import replace
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -10,12 +12,14 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, RoundRowAdmin
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
+from pwscup.competitions.phases_edit import round_phases_edit
 from pwscup.competitions.round_create import RoundBasicsForm, round_basics
 from pwscup.competitions.selectors import organized_competitions
-from pwscup.competitions.window_forms import WindowDatesForm
+from pwscup.competitions.window_forms import WINDOW_FIELDS
 from pwscup.core.admin_base import ReadOnlyAdminMixin, account_display, upload_list_display
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
-from pwscup.dp.services import dp_round_create, dp_round_window_set
+from pwscup.dp.services import dp_round_create
+from pwscup.dp.services.window_edit import RELEASE, dp_window_stored
 
 
 class ReleaseWindowForm(forms.ModelForm):
@@ -67,8 +71,31 @@ class DPRoundCreateForm(ReleaseWindowForm, RoundBasicsForm):
         return cleaned
 
 
-class DPRoundWindowForm(WindowDatesForm, ReleaseWindowForm):
-    """The change form: the release window, checked as every phase window is."""
+class DPRoundWindowForm(ReleaseWindowForm):
+    """The change form: the release window, saved when the form is cleaned by the console's
+    edit of it (``round_phases_edit``: checked as on the page *Dates and limits*, recorded
+    in the audit log, the rankings refreshed; the limits kept), its refusals under the
+    fields. ``DPRoundAdmin.save_model`` then saves nothing more."""
+
+    #: Who saves (set per request by ``DPRoundAdmin.get_form``).
+    user = None
+
+    def clean(self):
+        cleaned = super().clean()
+        if any(name not in cleaned for name in WINDOW_FIELDS):
+            return cleaned  # a field is refused already: its message says why
+        round_ = self.instance.round
+        window = {name: cleaned[name] for name in WINDOW_FIELDS}
+        stored = dp_window_stored(round=round_)[RELEASE]
+        try:
+            round_phases_edit(
+                user=self.user, round=round_, phases={RELEASE: replace(stored, **window)}
+            )
+        except ValidationError as error:
+            for key, messages in error.message_dict.items():
+                field = key.removeprefix(f"{RELEASE}_")  # the page's key of the window's field
+                self.add_error(field if field in self.fields else None, messages)
+        return cleaned
 
 
 @admin.register(DPRound)
@@ -85,7 +112,9 @@ class DPRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
             form.base_fields["competition"].queryset = organized_competitions(user=request.user)
             form.user = request.user
             return form
-        return super().get_form(request, obj, **kwargs)
+        form = super().get_form(request, obj, **kwargs)  # a class of this request's own
+        form.user = request.user
+        return form
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -97,9 +126,7 @@ class DPRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
         return () if obj is None else self.readonly_fields
 
     def save_model(self, request, obj, form, change):
-        if change:
-            dp_round_window_set(dp_round=obj, opens_at=obj.opens_at, closes_at=obj.closes_at)
-        else:
+        if not change:
             # Created by the service in the form's clean(): this object stands for it.
             created = form.created
             obj.pk, obj.round, obj.config_text = created.pk, created.round, created.config_text
