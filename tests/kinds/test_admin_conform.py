@@ -1,13 +1,18 @@
 """The rounds' admin serves every kind (issue 48): a round's page opens and saves a rename
 as the browser posts it, and every action the list offers answers with a message, never a
-500 and never a job of another kind, for a superuser and for a staff organizer."""
+500 and never a job of another kind, for a superuser and for a staff organizer. Every save
+of a round's settings there, on the round's page or its kind's part's, goes through the
+console's services: one audit line naming what changed, the rankings refreshed."""
+
+import datetime as dt
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.test import RequestFactory
 from django.urls import reverse
 
 from pwscup.accounts.services import organizer_grant
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import AuditEntry, RankingVersion, Round
 from pwscup.kinds import all_kinds
 from tests.pwscup.rendered_forms import FormParser, post_data
 
@@ -130,3 +135,78 @@ def test_the_admin_deletes_no_round_nor_a_round_s_part(arena_of, client):
         )
         assert type(row).objects.filter(pk=row.pk).exists(), info
     assert Round.objects.filter(pk=arena.round.pk).exists()
+
+
+def change_page_url(row) -> str:
+    return reverse(f"admin:{row._meta.app_label}_{row._meta.model_name}_change", args=[row.pk])
+
+
+def typed_changes(fields: list[dict], *, order: bool) -> dict:
+    """What an organizer types on a round's admin page: every upload limit per day one more
+    (empty, no limit: 1), every close a day later, and with ``order`` the round's order one
+    more. The blank row Django keeps for "Add another" is not the round's."""
+    changes = {}
+    for field in fields:
+        name, value = field["name"], field.get("value") or ""
+        if "__prefix__" in name:
+            continue
+        if name.endswith("daily_limit"):
+            changes[name] = str(int(value or 0) + 1)
+        elif name.endswith("closes_at_0") and value:
+            changes[name] = (dt.date.fromisoformat(value) + dt.timedelta(days=1)).isoformat()
+        elif order and name == "order":
+            changes[name] = str(int(value) + 1)
+    return changes
+
+
+def ranking_version(round_: Round) -> int:
+    return (
+        RankingVersion.objects.filter(round_id=round_.pk).values_list("version", flat=True).first()
+        or 0
+    )
+
+
+def test_every_admin_save_of_a_round_s_settings_is_one_audit_line(arena_of, client):
+    """The round's page (posted by a staff organizer) and its kind's part's page where the
+    admin changes one (a superuser's: organizers only read the parts), posted as rendered
+    with the limits and closes they show changed (the round's page: also its order): one
+    audit line naming the changes, the ranking version moved, the values kept; posted again
+    as rendered, nothing written."""
+    arena = arena_of()
+    organizer_grant(user=arena.organizer, competition=arena.competition)
+    boss = get_user_model().objects.create_superuser("boss48a", "boss48a@example.org", "pw")
+    pages = [(arena.round, arena.organizer, "round_form")]
+    for part in round_parts(arena.round):
+        request = RequestFactory().get("/")
+        request.user = boss
+        if admin.site.is_registered(type(part)) and admin.site.get_model_admin(
+            type(part)
+        ).has_change_permission(request, part):
+            pages.append((part, boss, f"{part._meta.model_name}_form"))
+    edits = AuditEntry.objects.filter(round=arena.round, action=AuditEntry.Action.ROUND_EDITED)
+    for row, user, form_id in pages:
+        client.force_login(user)
+        url = change_page_url(row)
+        fields = fields_of_form(client.get(url).content.decode(), form_id)
+        changes = typed_changes(fields, order=isinstance(row, Round))
+        assert changes, url
+        before, version = set(edits.values_list("pk", flat=True)), ranking_version(arena.round)
+        response = client.post(url, post_data(fields, changes))
+        errors = response.context["adminform"].form.errors if response.status_code == 200 else {}
+        assert response.status_code == 302, (url, errors)
+        (entry,) = edits.exclude(pk__in=before)
+        named = set(entry.detail["fields"])
+        assert entry.user == user and named, url
+        if "order" in changes:
+            assert "order" in named
+        if set(changes) - {"order"}:  # a limit, a close: named too (not only the order)
+            assert named - {"order"}, (url, named)
+        assert ranking_version(arena.round) > version, url
+        shown = {
+            f["name"]: f.get("value")
+            for f in fields_of_form(client.get(url).content.decode(), form_id)
+        }
+        assert {name: shown.get(name) for name in changes} == changes, url
+        again = fields_of_form(client.get(url).content.decode(), form_id)
+        assert client.post(url, post_data(again)).status_code == 302, url
+        assert edits.count() == len(before) + 1, url

@@ -1,15 +1,20 @@
 """The admin is no side door: what the services do on a change (refresh the cached rankings,
 tell the participants) cannot be skipped by editing a field in the admin."""
 
+import datetime as dt
 import json
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import AuditEntry, Round
+from pwscup.competitions.selectors import round_ranking_version
 from pwscup.notifications.models import Notification
 from pwscup.sequential.models import SequentialRound
+from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.factories import run_operations
 from tests.pwscup.rendered_forms import FormParser, post_data
 from tests.pwscup.seq_web_world import seq_world
@@ -193,3 +198,110 @@ def test_an_edit_of_the_2015_game_s_settings_in_the_admin_is_in_the_audit_log(ad
     (entry,) = entries
     assert entry.user.username == "root-s"
     assert sorted(entry.detail["fields"]) == ["auto_freeze", "tie_break_metric"]
+
+
+def test_one_admin_save_of_a_2015_round_is_one_audit_line_with_its_phases(client, world):
+    """A staff organizer's save that changes the round's name (every round's), a game
+    setting and a phase's limit: one line naming all three (it was two, and the phase
+    none), the rankings refreshed once the save commits."""
+    organizer_grant(user=world.organizer, competition=world.competition)
+    client.force_login(world.organizer)
+    url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    fields = _rendered_round_form(client, url)
+    (limit,) = [
+        f["name"]
+        for f in fields
+        if f["name"].endswith("-daily_limit")
+        and "__prefix__" not in f["name"]
+        and any(
+            g["name"] == f["name"].replace("daily_limit", "id")
+            and g.get("value") == str(world.anonymization.pk)
+            for g in fields
+        )
+    ]
+    version = round_ranking_version(round=Round.objects.get(pk=world.round.pk))
+    changes = {"name": "Renamed round", "tie_break_metric": "U2", limit: "7"}
+    response = client.post(url, post_data(fields, changes))
+    assert response.status_code == 302
+    (entry,) = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    assert entry.user == world.organizer
+    assert sorted(entry.detail["fields"]) == ["anonymization_phase", "name", "tie_break_metric"]
+    world.anonymization.refresh_from_db()
+    assert world.anonymization.daily_limit == 7
+    assert round_ranking_version(round=Round.objects.get(pk=world.round.pk)) > version
+
+
+def _sequential_change(client, sequential, fill: dict):
+    url = reverse("admin:sequential_sequentialround_change", args=[sequential.pk])
+    parser = FormParser()
+    parser.feed(client.get(url).content.decode())
+    (form,) = [f for f in parser.forms if f["attrs"].get("id") == "sequentialround_form"]
+    return client.post(url, post_data(form["fields"], fill))
+
+
+def test_the_sequential_admin_saves_through_the_console_s_service(admin_client):
+    """The row's configuration and limits saved in one save: one audit line naming both,
+    the rankings refreshed; a frozen round's configuration refused under its field by the
+    service (nothing saved, nothing logged)."""
+    world = seq_world(slug="seqadmsvc")
+    sequential = world.sequential
+    edits = AuditEntry.objects.filter(round=world.round, action=AuditEntry.Action.ROUND_EDITED)
+    version = round_ranking_version(round=Round.objects.get(pk=world.round.pk))
+    config = {**sequential.config, "m": sequential.config["m"] + 1}
+    response = _sequential_change(
+        admin_client, sequential, {"config": json.dumps(config), "total_limit": "4"}
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    (entry,) = edits
+    assert sorted(entry.detail["fields"]) == ["config", "total_limit"]
+    sequential.refresh_from_db()
+    assert (sequential.config["m"], sequential.total_limit) == (config["m"], 4)
+    assert Round.objects.get(pk=world.round.pk).config["m"] == config["m"]
+    assert round_ranking_version(round=Round.objects.get(pk=world.round.pk)) > version
+
+    SequentialRound.objects.filter(pk=sequential.pk).update(frozen_steps=1)
+    changed = {**config, "m": config["m"] + 1}
+    response = _sequential_change(
+        admin_client, sequential, {"config": json.dumps(changed), "total_limit": "5"}
+    )
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert errors["config"] == ["Step 1 is frozen: the configuration can no longer change."]
+    sequential.refresh_from_db()
+    assert (sequential.config["m"], sequential.total_limit) == (config["m"], 4)
+    assert edits.count() == 1
+
+
+def test_the_dp_admin_saves_the_window_through_the_console_s_edit(admin_client):
+    """The release window's edit in the admin is the console's (``round_phases_edit``): one
+    audit line with the page's field names, the rankings refreshed; a close before the
+    opening refused under the close, nothing saved."""
+    world = build_dp_world(slug="dpadmsvc")
+    dp_round = world.dp_round
+    url = reverse("admin:dp_dpround_change", args=[dp_round.pk])
+    parser = FormParser()
+    parser.feed(admin_client.get(url).content.decode())
+    (form,) = [f for f in parser.forms if f["attrs"].get("id") == "dpround_form"]
+    version = round_ranking_version(round=Round.objects.get(pk=dp_round.round_id))
+    later = timezone.localtime(dp_round.closes_at) + dt.timedelta(days=3)
+    response = admin_client.post(
+        url, post_data(form["fields"], {"closes_at_0": later.strftime("%Y-%m-%d")})
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    (entry,) = AuditEntry.objects.filter(round_id=dp_round.round_id)
+    assert entry.action == AuditEntry.Action.ROUND_EDITED
+    assert entry.detail["fields"] == ["release_closes_at"]
+    assert round_ranking_version(round=Round.objects.get(pk=dp_round.round_id)) > version
+    dp_round.refresh_from_db()
+    assert timezone.localtime(dp_round.closes_at).date() == later.date()
+
+    before = timezone.localtime(dp_round.opens_at) - dt.timedelta(days=1)
+    response = admin_client.post(
+        url, post_data(form["fields"], {"closes_at_0": before.strftime("%Y-%m-%d")})
+    )
+    assert response.status_code == 200
+    (message,) = response.context["adminform"].form.errors["closes_at"]
+    assert "must close after it opens" in message
+    dp_round.refresh_from_db()
+    assert timezone.localtime(dp_round.closes_at).date() == later.date()
+    assert AuditEntry.objects.filter(round_id=dp_round.round_id).count() == 1
