@@ -78,7 +78,9 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     schedule = {"step_closes": offsets[: len(sequential.step_closes or [])]}
     if sequential.attack_closes_at is not None:
         schedule["attack_close"] = offsets[-1]
-    if sequential.opens_at is not None:  # before release 1's close
+    # An opening at the anchor is what a bundle without the key means (the import's start):
+    # left out, so that a round exported, imported and exported again gives the same bundle.
+    if sequential.opens_at is not None and sequential.opens_at != anchor:
         schedule["opens"] = offset_from(sequential.opens_at, anchor)
     return RoundBundle(
         settings={
