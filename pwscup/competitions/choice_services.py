@@ -13,6 +13,7 @@ from pwscup.competitions.choice_selectors import round_choices, team_choice, tea
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import audit_record
 from pwscup.core.errors import Refused
+from pwscup.core.row_locks import team_row_lock
 from pwscup.kinds.registry import kind_of
 from scoring.identifiers import is_identifier
 
@@ -105,7 +106,7 @@ def team_choice_set(*, user, round: Round, team, key: str) -> TeamDataChoice:
         raise Refused(_("Only a member of the team picks its data."), status=403)
     with transaction.atomic():
         # The team's row lock, as an upload takes it: a pick and a first upload never cross.
-        type(team).objects.select_for_update().get(pk=team.pk)
+        team_row_lock(type(team).objects.filter(pk=team.pk))
         choice = _choice_by_key(round, key)
         kept = team_kept(round=round, team=team)
         if kept:

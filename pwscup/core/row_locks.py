@@ -2,10 +2,14 @@
 (a team's row, held by its upload whose write a stalled storage keeps waiting) gives up after
 a few seconds instead of holding its web thread for as long as the holder takes."""
 
+import functools
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import OperationalError, connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+from pwscup.core.storage import storage_write_pending
 
 # PostgreSQL's SQLSTATE of a lock not granted in time (lock_not_available).
 LOCK_NOT_AVAILABLE = "55P03"
@@ -46,3 +50,20 @@ def row_lock_within(queryset: QuerySet, *, seconds: float, busy: Callable[[], Ex
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [before])
     return rows
+
+
+def team_row_lock(teams: QuerySet, *, upload: bool = False) -> Model | None:
+    """The team of ``teams`` (a query of one team: its pk, an invitation code), its row locked
+    until the transaction ends, or ``None`` when there is none. Every request that changes a
+    team's state under its row (an upload, ``upload_keep``; a data pick, a final release, a
+    member removed...) takes it here, so none waits long behind an upload of the team whose
+    write a stalled storage holds (up to 30 s): the row is waited for no longer than a storage
+    write slot is (``PWSCUP_STORAGE_SLOT_WAIT``), then ``storage_write_pending`` is raised
+    (503, ``Retry-After``; its message for an ``upload`` says the file was not kept, for any
+    other request that nothing was changed). Call it inside ``transaction.atomic()``."""
+    rows = row_lock_within(
+        teams,
+        seconds=settings.PWSCUP_STORAGE_SLOT_WAIT,
+        busy=functools.partial(storage_write_pending, upload=upload),
+    )
+    return rows[0] if rows else None

@@ -5,6 +5,8 @@ it for as long as its timeouts allow (30 s in production). A real PostgreSQL tra
 another connection holds the team's row here, as that upload would: an upload of the team
 through the API is refused (503, ``Retry-After``) after ``PWSCUP_STORAGE_SLOT_WAIT`` with
 nothing kept, and a lock released while the upload waits (a healthy burst) lets it be kept.
+Every other request of a team that locks its row (``team_row_lock``: a data pick, a renewed
+invitation...) waits no longer either, and is refused saying nothing was changed.
 """
 
 import contextlib
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection, connections, transaction
+from django.test import Client
 from django.urls import reverse
 
 from pwscup.accounts.models import Team
@@ -25,6 +28,8 @@ from tests.support import csv_upload, wait_for
 
 MESSAGE_EN = "Another upload of your team is still being written"
 MESSAGE_JA = "チームの別のアップロード"
+UNCHANGED_EN = "Nothing was changed"
+UNCHANGED_JA = "何も変更していません"
 CONTENT = b"39,State-gov,77516,Bachelors,13,Never-married,Adm-clerical,White,Male,40\n" * 50
 
 
@@ -123,3 +128,47 @@ def test_the_bounded_wait_leaves_the_transactions_own_lock_timeout(world):
         with connection.cursor() as cursor:
             cursor.execute("SHOW lock_timeout")
             assert cursor.fetchone()[0] == "7s"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_data_pick_of_a_team_whose_row_is_held_is_refused_by_the_api(make_world, settings):
+    world = make_world()
+    settings.PWSCUP_STORAGE_SLOT_WAIT = 0.2
+    token = api_token_create(user=world.users["a"], name="script").secret
+    url = reverse("api:round-data-choice", args=[world.competition.slug, world.round.slug])
+
+    def pick(**extra):
+        return Client().post(
+            url, {"choice": "adult"}, HTTP_AUTHORIZATION=f"Bearer {token}", **extra
+        )
+
+    with team_row_held(world.teams["a"]):
+        english, japanese = pick(), pick(HTTP_ACCEPT_LANGUAGE="ja")
+    for response, message in ((english, UNCHANGED_EN), (japanese, UNCHANGED_JA)):
+        assert response.status_code == 503, response.content[:300]
+        assert int(response["Retry-After"]) >= 1
+        assert response.json()["code"] == "storage_unavailable"
+        assert message in response.json()["message"]
+    # The row free again, the pick is answered (this round offers no choice of data).
+    assert pick().status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_captain_renewing_the_invitation_while_the_row_is_held_changes_nothing(
+    make_world, settings
+):
+    world = make_world()
+    settings.PWSCUP_STORAGE_SLOT_WAIT = 0.2
+    team = world.teams["a"]
+    before = team.invitation_code
+    captain = Client()
+    captain.force_login(world.users["a"])
+    url = reverse("team_invitation_renew", args=[world.competition.slug])
+    with team_row_held(team):
+        refused = captain.post(url, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert UNCHANGED_EN in refused.content.decode()
+    team.refresh_from_db()
+    assert team.invitation_code == before
+    captain.post(url)
+    team.refresh_from_db()
+    assert team.invitation_code != before

@@ -15,6 +15,7 @@ from pwscup.accounts.names import (
 )
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
+from pwscup.core.row_locks import team_row_lock
 from pwscup.kinds import kind_of
 
 SLUG_MAX_LENGTH = 40
@@ -156,10 +157,10 @@ def team_join(*, code: str, user, competition_slug: str | None = None) -> Team:
     With ``competition_slug`` the code must be one of that competition's."""
     code = code.strip()
     with transaction.atomic():
-        teams = Team.objects.select_for_update(of=("self",)).select_related("competition")
+        teams = Team.objects.select_related("competition")
         if competition_slug is not None:
             teams = teams.filter(competition__slug=competition_slug)
-        team = teams.filter(invitation_code=code).first() if code else None
+        team = team_row_lock(teams.filter(invitation_code=code)) if code else None
         if team is None:
             raise Refused(
                 _(
@@ -203,8 +204,10 @@ def team_member_remove(*, team: Team, member, by) -> None:
     ``by=None`` is an organizer, who may remove anyone (the captaincy then passes on). The
     team's invitation code is renewed: the link the removed member knew no longer joins it
     (the members left see the new link on their team page)."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    if by is not None:
+    if by is None:  # an organizer, in the console: may wait for the team's row
+        team = Team.objects.select_for_update().get(pk=team.pk)
+    else:
+        team = team_row_lock(Team.objects.filter(pk=team.pk))
         _check_captain(team=team, user=by)
         if member.pk == by.pk:
             raise Refused(_("The captain cannot remove themselves from the team."))
@@ -226,7 +229,7 @@ def team_member_remove(*, team: Team, member, by) -> None:
 def team_invitation_renew(*, team: Team, by) -> str:
     """A new invitation code (the old one stops working); captain only, or ``by=None``
     for an organizer."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    team = team_row_lock(Team.objects.filter(pk=team.pk))
     if by is not None:
         _check_captain(team=team, user=by)
     team.invitation_code = new_invitation_code()

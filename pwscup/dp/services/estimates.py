@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
+from pwscup.core.row_locks import team_row_lock
 from pwscup.dp import engine, estimation
 from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
@@ -132,7 +133,7 @@ def _numbered_save(estimate: Estimate) -> Estimate:
     """Save an estimate the platform builds, numbered with the team's uploads of its level
     (the one counter: ``uploads.next_upload_number``), under the team's row lock."""
     with transaction.atomic():
-        Team.objects.select_for_update().get(pk=estimate.team_id)
+        team_row_lock(Team.objects.filter(pk=estimate.team_id))
         estimate.number = next_upload_number(
             _uploads_window(estimate.dp_round, estimate.team, estimate.level).uploads
         )

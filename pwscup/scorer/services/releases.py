@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
+from pwscup.core.row_locks import team_row_lock
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.selectors import round_config
 from pwscup.scorer.services.common import (
@@ -170,7 +171,7 @@ def attack_select(*, attack: Attack, now=None) -> None:
             _("In this round your team does not choose the attack that counts."), status=409
         )
     with transaction.atomic():
-        Team.objects.select_for_update().get(pk=attack.team_id)
+        team_row_lock(Team.objects.filter(pk=attack.team_id))
         two_sided_phase_check(round=scorer.round, kind=ATTACK, now=now)
         scorer.refresh_from_db(fields=["results_published"])
         if scorer.results_published:

@@ -29,6 +29,7 @@ from pwscup.competitions.services import (
 )
 from pwscup.competitions.windows import same_minute
 from pwscup.core.errors import Refused
+from pwscup.core.row_locks import team_row_lock
 from pwscup.kinds.phases_edit import PhasesEdit
 from pwscup.kinds.registry import kind_of
 from pwscup.notifications.services import notify_round_frozen
@@ -273,7 +274,7 @@ def two_sided_release_select(
     kind's own rule), which raises ``Refused``."""
     now = now or timezone.now()
     with transaction.atomic():
-        Team.objects.select_for_update().get(pk=release.team_id)
+        team_row_lock(Team.objects.filter(pk=release.team_id))
         state.refresh_from_db(fields=["frozen_at"])
         if state.frozen_at is not None:
             raise Refused(

@@ -17,8 +17,8 @@ from pwscup.competitions.choice_services import choice_lock
 from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
-from pwscup.core.row_locks import row_lock_within
-from pwscup.core.storage import kept_file_save, storage_write_pending, storage_write_slot
+from pwscup.core.row_locks import team_row_lock
+from pwscup.core.storage import kept_file_save, storage_write_slot
 from pwscup.kinds.registry import kind_of
 from pwscup.submissions import broker
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
@@ -252,7 +252,7 @@ def upload_keep(
     ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``; a write the
     bucket answered too late, which it may still store, is deleted by a worker). So is an
     upload whose team's row lock is not free within ``PWSCUP_STORAGE_SLOT_WAIT`` seconds
-    (``storage_write_pending``: another upload of the team is still being written).
+    (``team_row_lock``: another upload of the team is still being written).
 
     The upload locks the team's data choice in the round (``choice_lock``), unless the kind
     refuses it as it is kept (``locks_choice=False``: stored FAILED at once, it used none of
@@ -265,11 +265,7 @@ def upload_keep(
     # team's row is waited for as long as a slot is: a team's upload whose write a stalled
     # storage holds must not hold the team's next uploads' web threads as well.
     with transaction.atomic():
-        row_lock_within(
-            Team.objects.filter(pk=team.pk),
-            seconds=settings.PWSCUP_STORAGE_SLOT_WAIT,
-            busy=storage_write_pending,
-        )
+        team_row_lock(Team.objects.filter(pk=team.pk), upload=True)
         if check is not None:
             check()
         check_limits(
