@@ -77,7 +77,19 @@ class ScheduleLineSerializer(serializers.Serializer):
             "a publication); else null."
         ),
     )
-    state = serializers.CharField(help_text=gettext_lazy("upcoming, open, closed or frozen."))
+    state = serializers.CharField(
+        help_text=gettext_lazy(
+            "upcoming, open, held (open by its dates, but the round takes no upload yet: see "
+            "held), closed or frozen."
+        )
+    )
+    held = serializers.CharField(
+        default="",
+        help_text=gettext_lazy(
+            "Why a held window takes no upload (the round waits for its organizers, such as "
+            "for hidden data); empty otherwise."
+        ),
+    )
 
 
 class FieldSerializer(serializers.Serializer):

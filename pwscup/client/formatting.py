@@ -44,6 +44,7 @@ def state_text(state: str) -> str:
     words = {
         "upcoming": tr("upcoming"),
         "open": tr("open"),
+        "held": tr("on hold"),
         "closed": tr("closed"),
         "frozen": tr("frozen"),
         "queued": tr("queued"),

@@ -105,6 +105,7 @@ JA = {
     # formatting.py: the API's states
     "upcoming": "開始前",
     "open": "受付中",
+    "on hold": "保留中",
     "closed": "終了",
     "frozen": "凍結済み",
     "queued": "待機中",

@@ -64,6 +64,10 @@ def cmd_status(api: Api, args) -> int:
             for line in status["schedule"]
         ]
         print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
+        # Why a window open by its dates takes no upload (an older server sends no "held").
+        for held in dict.fromkeys(line.get("held") for line in status["schedule"]):
+            if held:
+                print(held)
     print_data_choice(status)
     if status["submission_types"]:
         print()

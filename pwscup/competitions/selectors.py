@@ -112,6 +112,23 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
     return "closed"
 
 
+def phase_held(*, phase: Phase | None) -> str:
+    """Why ``phase`` takes no upload whatever its dates say, as its round's kind tells it
+    (``RoundKind.phase_held``: a scorer round waiting for hidden data); ``""``: nothing."""
+    return kind_of(phase.round).phase_held(phase) if phase is not None else ""
+
+
+def phase_state_held(*, phase: Phase | None, now=None) -> str:
+    """The phase's state as the round tells it to its teams: ``phase_state``, and
+    ``'held'`` for a phase open by its dates that its kind holds (``phase_held``). The one
+    rule of every place that states a phase's state: the schedule, the API's ``open`` of an
+    upload type, the two-sided tabs."""
+    state = phase_state(phase=phase, now=now)
+    if state == "open" and phase_held(phase=phase):
+        return "held"
+    return state
+
+
 def phases_open_and_coming(*, round: Round, now=None) -> tuple[list[Phase], list[Phase]]:
     """The round's phases open now and those not open yet (``phase_state``), each in order:
     what *Close the open phases now* closes and what it leaves planned, for a kind that
@@ -129,16 +146,20 @@ def phases_schedule_lines(*, round: Round) -> list[dict]:
     """The schedule of a round played in the core's phases, one line per phase, as
     ``RoundKind.schedule_lines`` returns it (a kind whose windows are the core's phases
     returns this): each phase's real close (``phase_closes_at``: the freeze ends the 2015
-    game's anonymization phase), and its planned one when it closed earlier."""
-    return [
-        schedule_line(
+    game's anonymization phase), and its planned one when it closed earlier; a phase its
+    kind holds is ``held``, with the kind's reason (``phase_state_held``)."""
+    lines = []
+    for phase in round.phases.all():
+        state = phase_state_held(phase=phase)
+        line = schedule_line(
             label=phase.label,
             window=phase,
             closes_at=phase_closes_at(phase=phase),
-            state=phase_state(phase=phase),
+            state=state,
+            held=phase_held(phase=phase) if state == "held" else "",
         )
-        for phase in round.phases.all()
-    ]
+        lines.append(line)
+    return lines
 
 
 def phases_schedule_plan(*, round: Round) -> list[tuple]:

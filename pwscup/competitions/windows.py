@@ -72,25 +72,28 @@ def window_dates_edit(
     return edited
 
 
-def schedule_line(*, label, window: UploadDates, closes_at: dt.datetime, state: str) -> dict:
+def schedule_line(
+    *, label, window: UploadDates, closes_at: dt.datetime, state: str, held: str = ""
+) -> dict:
     """A window's line of a round's schedule (``RoundKind.schedule_lines``): ``closes_at``
     when it really closes (an action, or the kind's lifecycle such as the 2015 freeze, may
     have ended it early), and ``planned_closes_at``: the planned close when the window
-    closed before it, else ``None``."""
+    closed before it, else ``None``; ``held``: why a ``held`` window takes no upload."""
     return plan_line(
         label=label,
         opens_at=window.opens_at,
         closes_at=closes_at,
         planned=window.planned_window()[1],
         state=state,
+        held=held,
     )
 
 
-def plan_line(*, label, opens_at, closes_at, planned, state: str) -> dict:
+def plan_line(*, label, opens_at, closes_at, planned, state: str, held: str = "") -> dict:
     """A line of a round's schedule for a window kept outside ``UploadDates`` (the
     sequential attack phase): ``closes_at`` when it really closes or closed (``None``: no
     close), and ``planned_closes_at``: ``planned`` when the window closed before it, else
-    ``None``."""
+    ``None``; ``held``: why a ``held`` window takes no upload (``""``: none)."""
     ended_early = None not in (closes_at, planned) and closes_at < planned
     return {
         "label": label,
@@ -98,4 +101,5 @@ def plan_line(*, label, opens_at, closes_at, planned, state: str) -> dict:
         "closes_at": closes_at,
         "planned_closes_at": planned if ended_early else None,
         "state": state,
+        "held": held,
     }

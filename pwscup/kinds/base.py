@@ -133,6 +133,14 @@ class RoundKind(FaceHooks, ResultsHooks):
         refreshes the round, which drops the relations cached on it)."""
         return None
 
+    def phase_held(self, phase) -> str:
+        """Why the kind takes no upload in ``phase`` whatever its dates say (its round waits
+        for something of the organizers': a scorer round for the hidden data a bundle left
+        out), in a sentence a team reads; ``""``: nothing holds it. The core's
+        ``phase_state_held`` then says such a phase is ``held``, not ``open``, wherever a
+        phase's state is told (the schedule, the API, the tabs)."""
+        return ""
+
     def results_published(self, round) -> bool | None:
         """Whether the round's results are published to every participant (the console's
         list of rounds shows it); ``None``: the kind has no publication step."""
@@ -306,8 +314,10 @@ class RoundKind(FaceHooks, ResultsHooks):
     def schedule_lines(self, round) -> list[dict]:
         """The round's schedule as the competition page shows it, one line per window:
         ``{"label": str, "opens_at": datetime | None, "closes_at": datetime | None,
-        "state": "upcoming" | "open" | "closed" | "frozen"}`` (the page shows the dates in
-        the round's time zone, ``None`` as "—"), and ``"planned_closes_at"`` when a window
+        "state": "upcoming" | "open" | "held" | "closed" | "frozen", "held": str}`` (the
+        page shows the dates in the round's time zone, ``None`` as "—"; ``held``: why a
+        window open by its dates takes no upload, ``phase_held``, else ``""``), and
+        ``"planned_closes_at"`` when a window
         closed before its plan (``pwscup.competitions.windows.schedule_line``: ``closes_at``
         is then when it really closed). ``[]``: nothing is scheduled yet."""
         return []

@@ -15,7 +15,7 @@ from pwscup.scorer.models import (
     Release,
     ScorerRound,
 )
-from pwscup.scorer.services.common import PHASE_LABELS
+from pwscup.scorer.services.common import PHASE_LABELS, hidden_wait_text
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.submissions.two_sided_lifecycle import two_sided_auto_freeze
 
@@ -43,6 +43,12 @@ class ScorerKind(PhasedKind, TwoSidedKind):
         scorer = selectors.scorer_of(round)
         if scorer is not None:
             services.slots_for_teams(scorer=scorer)
+
+    def phase_held(self, phase) -> str:
+        """Every phase waits for the hidden data a bundle left out (its uploads are refused
+        until the organizers upload it, ``hidden_ready_check``)."""
+        scorer = selectors.scorer_of(phase.round)
+        return hidden_wait_text(scorer=scorer) if scorer is not None else ""
 
     def release_phase_note(self, scorer) -> str:
         if selectors.hidden_packs_missing(scorer=scorer):

@@ -8,6 +8,7 @@ and its page as a ``TwoSidedTabs``."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 from django.utils import timezone
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import choice_state
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
+from pwscup.competitions.selectors import phase_closes_at, phase_held, phase_of, phase_state_held
 from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.kinds.two_sided import results_wait
@@ -49,7 +50,9 @@ class TwoSidedPhases:
 
     release_phase: Phase | None
     attack_phase: Phase | None
-    release_state: str  # the release phase: unset, upcoming, open, closed (frozen: closed)
+    # The release phase: unset, upcoming, open, held (by the kind: ``release_held``), closed
+    # (frozen: closed); the attack phase the same.
+    release_state: str
     attack_state: str
     config: object  # the round's checked settings (``config_of(round)``)
     # The kind's words for its teams' "What to do now" lines (``two_sided_next_steps``).
@@ -104,16 +107,16 @@ class TwoSidedPhases:
         row = self.round_row
         return row.auto_freeze and row.frozen_at is None and not row.auto_freeze_refusal
 
-    @property
+    @cached_property
     def release_held(self) -> str:
-        """Why the release phase takes no upload although its window is open (a kind's round
-        waiting for something of the organizers'), in a sentence the pages show instead of
-        the form; ``""``: nothing holds it."""
-        return ""
+        """Why the release phase takes no upload whatever its dates say (the kind's
+        ``phase_held``: a round waiting for something of the organizers'), in a sentence the
+        pages show instead of the form, before it opens too; ``""``: nothing holds it."""
+        return phase_held(phase=self.release_phase)
 
     @property
     def release_open(self) -> bool:
-        return self.release_state == "open" and not self.frozen and not self.release_held
+        return self.release_state == "open" and not self.frozen
 
     @property
     def attack_open(self) -> bool:
@@ -155,8 +158,8 @@ def two_sided_phases(row) -> dict:
         "attack_phase": attack_phase,
         "release_state": "closed"
         if row.frozen_at is not None
-        else phase_state(phase=release_phase),
-        "attack_state": phase_state(phase=attack_phase),
+        else phase_state_held(phase=release_phase),
+        "attack_state": phase_state_held(phase=attack_phase),
     }
 
 

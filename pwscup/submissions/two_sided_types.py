@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from pwscup.competitions.selectors import phase_state
+from pwscup.competitions.selectors import phase_state_held
 from pwscup.submissions.round_api import no_target, require_targets
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 from pwscup.submissions.two_sided_phases import attack_phase, release_phase
@@ -80,8 +80,8 @@ class FinalReleases(TeamReleases):
 
     def is_open(self, part, access) -> bool:
         """While the round's release phase is open (the freeze closes it: the core's
-        ``phase_closes_at``)."""
-        return phase_state(phase=release_phase(part.round)) == "open"
+        ``phase_closes_at``) and its kind does not hold it (``phase_state_held``)."""
+        return phase_state_held(phase=release_phase(part.round)) == "open"
 
 
 class TargetAttacks(SubmissionType):
@@ -141,7 +141,7 @@ class TargetAttacks(SubmissionType):
         """While the round's attack phase is open and its results are not published, with a
         target the team may attack."""
         return (
-            phase_state(phase=attack_phase(part.round)) == "open"
+            phase_state_held(phase=attack_phase(part.round)) == "open"
             and not part.results_published
             and bool(self.target_slugs(part, access))
         )

@@ -15,7 +15,7 @@ from tests.pwscup.seq_web_world import attack_phase_world, seq_world
 
 pytestmark = pytest.mark.django_db
 
-KEYS = {"label", "opens_at", "closes_at", "planned_closes_at", "state"}
+KEYS = {"label", "opens_at", "closes_at", "planned_closes_at", "state", "held"}
 
 
 def lines_of(world) -> list[dict]:
@@ -36,6 +36,7 @@ def test_each_release_has_a_line_with_its_close_and_state_and_no_plan_apart():
             "closes_at": first,
             "planned_closes_at": None,
             "state": "open",
+            "held": "",
         },
         {
             "label": "Release 2",
@@ -43,6 +44,7 @@ def test_each_release_has_a_line_with_its_close_and_state_and_no_plan_apart():
             "closes_at": first + dt.timedelta(days=1),
             "planned_closes_at": None,
             "state": "upcoming",
+            "held": "",
         },
     ]
     services.schedule_set(sequential=world.sequential)  # no deadlines

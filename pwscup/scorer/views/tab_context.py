@@ -20,7 +20,6 @@ from pwscup.kinds.tabs import FlowStep
 from pwscup.scorer import score_text, selectors
 from pwscup.scorer.api.common import column_label
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
-from pwscup.scorer.services.common import hidden_wait_text
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_tabs import (
@@ -57,11 +56,6 @@ class RoundState(TwoSidedPhases):
         """The version of the program scoring now, read when a tab shows it (the Data and
         Results tabs do not)."""
         return selectors.current_program(scorer=self.scorer)
-
-    @cached_property
-    def release_held(self) -> str:
-        """The round awaits hidden data a bundle left out (``hidden_wait_text``)."""
-        return hidden_wait_text(scorer=self.scorer)
 
     @property
     def per_target(self) -> bool:
