@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,7 +28,8 @@ from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.output import ScorerOutput, output_read
 from scoring.scorer.program import ScorerProgram
 from scoring.scorer.sandbox import NOBODY, SandboxOutcome, sandbox_run
-from scoring.scorer.unzip import UnzipLimits, looks_like_zip, unzip
+from scoring.scorer.unzip import UnzipLimits
+from scoring.scorer.upload_layout import TARGET_NAME, upload_lay_out
 
 # Codabench's folders inside the sandbox.
 PROGRAM, INPUT, OUTPUT, SHARED = "/app/program", "/app/input", "/app/output", "/app/shared"
@@ -41,9 +41,6 @@ MAX_LINE_CHARS, LINE_END_CHARS = 400, 100
 OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 STATUSES = ("ok", "refused", "failed")  # failed: the platform's fault, not the submission's
 TARGETS = f"{INPUT}/targets"
-# A target's folder name inside the sandbox: a team's slug (Django's, which may hold capitals:
-# the demo's teamA), never a path.
-TARGET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 # Errors of the platform (its setup, or its caller), not of the submission.
 PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.", "scorer.attacks.")
 # The folders bound under ``input/``: how many parts each name has (``<team>``;
@@ -176,10 +173,7 @@ def _stage(
     if os.geteuid() == 0:
         os.chown(output, *run_as)
     if submission is not None:
-        if submission.is_file() and looks_like_zip(submission):
-            unzip(submission, res, what="submission ZIP", limits=submission_limits or UnzipLimits())
-        else:
-            _copy_submission(submission, res)
+        upload_lay_out(submission, name=submission.name, into=res, limits=submission_limits)
     if context is not None:
         text = json.dumps(context, allow_nan=False, ensure_ascii=False, indent=1)
         (inputs / "context.json").write_text(text, encoding="utf-8")
@@ -199,16 +193,6 @@ def _stage(
     for folder in (inputs, *(p for p in inputs.rglob("*") if p.is_dir())):
         os.chmod(folder, 0o755)
     return mounts
-
-
-def _copy_submission(submission: Path, res: Path) -> None:
-    try:
-        shutil.copyfile(submission, res / submission.name)
-    except OSError as error:
-        raise ScorerError(
-            "scorer.submission.unreadable", detail=error.strerror or str(error)
-        ) from None
-    os.chmod(res / submission.name, 0o644)
 
 
 def _variables(program: ScorerProgram, environment: ScorerEnvironment) -> dict[str, str]:

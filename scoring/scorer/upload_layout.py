@@ -1,9 +1,12 @@
-"""The uploads a run is given besides its own, laid out as a run's ``res/`` is.
+"""The one layout of an upload in the sandbox: a run's own in ``res/``, and the uploads it is
+given besides its own.
 
 :func:`upload_lay_out` is the one layout of a kept upload: a ZIP unpacked (with the limits of
-any ZIP), any other file under its name, every file readable by the sandbox's user. The worker
-lays out with it each frozen release an attack is given and each counted attack a ranking run
-reads (``pwscup.scorer.services.runs.submission_folder``); ``python -m scoring scorer run
+any ZIP, or the run's), any other file under its name, every file readable by the sandbox's
+user (an executable member of a ZIP stays executable). :func:`scoring.scorer.run.scorer_run`
+lays out with it the run's own upload in ``input/res/``; the worker lays out with it each
+frozen release an attack is given and each counted attack a ranking run reads
+(``pwscup.scorer.services.runs.submission_folder``); ``python -m scoring scorer run
 --attacks DIR`` lays out with it the uploads of an organizer's trial, read by
 :func:`attacks_read`. :func:`scoring.scorer.run.scorer_run` then binds each read-only at
 ``input/attacks/<attacker>/<upload>/``.
@@ -12,31 +15,45 @@ reads (``pwscup.scorer.services.runs.submission_folder``); ``python -m scoring s
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
 from scoring.errors import ScoringError
 from scoring.scorer.errors import ScorerError
-from scoring.scorer.run import TARGET_NAME
 from scoring.scorer.unzip import UnzipLimits, looks_like_zip, unzip
 
+# A target's or an upload's folder name inside the sandbox: a team's slug (Django's, which
+# may hold capitals: the demo's teamA), or an upload's id; never a path.
+TARGET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
-def upload_lay_out(upload: Path, *, name: str, into: Path) -> Path:
+
+def upload_lay_out(
+    upload: Path, *, name: str, into: Path, limits: UnzipLimits | None = None
+) -> Path:
     """The upload file ``upload`` laid out in the folder ``into`` as the program's ``res/``
-    was when the upload ran: a ZIP unpacked, another file copied as ``name``; folders
-    ``0755``, files ``0644``. Returns ``into``.
+    is when the upload runs: a ZIP unpacked (within ``limits``, else the limits of any
+    ZIP), another file copied as ``name``; folders ``0755``, files ``0644``, an executable
+    member of a ZIP ``0755``. Returns ``into``.
 
     Raises
     ------
     ScorerError
-        ``scorer.zip.*`` for a ZIP the platform refuses to unpack (a damaged one, a member
-        with an unsafe name, more than the limits).
+        ``scorer.submission.unreadable`` for an upload that cannot be read (none there, a
+        folder); ``scorer.zip.*`` for a ZIP the platform refuses to unpack (a damaged one, a
+        member with an unsafe name, more than the limits).
     """
     into.mkdir(parents=True, exist_ok=True)
-    if looks_like_zip(upload):
-        unzip(upload, into, what="submission ZIP", limits=UnzipLimits())
-    else:
-        shutil.copyfile(upload, into / name)
+    try:
+        zipped = looks_like_zip(upload)
+        if not zipped:
+            shutil.copyfile(upload, into / name)
+    except OSError as error:
+        raise ScorerError(
+            "scorer.submission.unreadable", detail=error.strerror or str(error)
+        ) from None
+    if zipped:
+        unzip(upload, into, what="submission ZIP", limits=limits or UnzipLimits())
     _readable(into)
     return into
 
@@ -94,6 +111,8 @@ def _laid_out(upload: Path, into: Path) -> Path:
 
 
 def _readable(folder: Path) -> None:
-    """Every folder in ``folder`` ``0755``, every file ``0644``: the sandbox's user reads them."""
+    """Every folder in ``folder`` ``0755``, every file ``0644`` (``0755`` when its owner may
+    run it: a ZIP's executable member): the sandbox's user reads them."""
     for path in (folder, *folder.rglob("*")):
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        runs = path.is_dir() or path.stat().st_mode & 0o100
+        os.chmod(path, 0o755 if runs else 0o644)

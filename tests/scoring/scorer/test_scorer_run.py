@@ -1,12 +1,14 @@
 """Programs that work: a Codabench program runs unchanged, with our optional additions
 (context.json, targets, public/, several commands, variables, the hidden truth)."""
 
+import inspect
 import json
 import zipfile
 
 import pytest
 
 from scoring.scorer import ScorerError, program_unpack, substitute
+from scoring.scorer.upload_layout import upload_lay_out
 
 CODABENCH_SCORE = """
 import json, os, sys
@@ -187,3 +189,53 @@ def test_a_refusal_on_one_long_line_keeps_its_reason(make_program, run_program):
 def test_a_submission_that_cannot_be_read_is_refused_by_name(make_program, run_program, place):
     result = run_program(make_program("raise SystemExit(0)\n"), submission=place / "absent.csv")
     assert (result.status, result.code) == ("refused", "scorer.submission.unreadable")
+
+
+def _listing(root):
+    """Every path under ``root`` with its mode and, for a file, its text: the layout."""
+    import os
+
+    found = []
+    for folder, _folders, files in os.walk(root):
+        for path in [folder, *(os.path.join(folder, name) for name in files)]:
+            text = open(path).read() if os.path.isfile(path) else None
+            found.append([os.path.relpath(path, root), oct(os.stat(path).st_mode & 0o777), text])
+    return sorted(found)
+
+
+LISTING_SCORE = f"""
+import json, sys
+{inspect.getsource(_listing)}
+with open(sys.argv[2] + "/detailed_results.html", "w") as out:
+    json.dump(_listing(sys.argv[1] + "/res"), out)
+json.dump({{"files": 1}}, open(sys.argv[2] + "/scores.json", "w"))
+"""
+
+
+def _with_a_program(path):
+    """A ZIP whose members are a CSV, a nested note and a script its team made executable."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("answer.csv", "a\n")
+        archive.writestr("extra/notes.txt", "x")
+        script = zipfile.ZipInfo("bin/run.sh")
+        script.external_attr = 0o100755 << 16
+        archive.writestr(script, "#!/bin/sh\necho ok\n")
+    return path
+
+
+@pytest.mark.parametrize("upload", ["sub.zip", "answer.csv"])
+def test_the_run_s_own_upload_is_laid_out_as_every_other_upload(
+    make_program, run_program, place, upload
+):
+    # ``res/`` and an attack's or a target's folder are one layout (``upload_lay_out``): a
+    # program reading both finds the same files with the same modes.
+    submission = place / upload
+    if upload.endswith(".zip"):
+        _with_a_program(submission)
+    else:
+        submission.write_text("a\nb\n")
+    result = run_program(make_program(LISTING_SCORE), submission=submission)
+    assert (result.status, result.code) == ("ok", "scorer.ok"), result.tail
+    laid_out = upload_lay_out(submission, name=submission.name, into=place / "laid_out")
+    assert json.loads(result.detailed_html) == _listing(laid_out)
+    assert len(_listing(laid_out)) == (6 if upload.endswith(".zip") else 2)
