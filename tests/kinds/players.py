@@ -93,11 +93,6 @@ class Player:
         The kind's teams attack each other's published targets (an attacker × target matrix):
         ``matrix_arena``, ``matrix_view`` and ``matrix_page`` are played
         (``test_matrix_conform.py``).
-    window_opens : bool
-        The window ``submit`` uploads to opens at a time (the first line of the round's
-        schedule, ``RoundKind.schedule_lines``), so ``postpone`` makes an upload too early. A
-        window that opens on an event instead (a sequential release, when the one before is
-        frozen) has no time to be too early for.
     attack_targets : bool
         A team's attack names one target, under a limit per target (a core attack phase's
         ``Phase.target_limit``, or the kind's own: ``attack_target_limit_set``):
@@ -114,7 +109,6 @@ class Player:
     gaps: dict[str, str] = {}
     page_queries: dict[str, int] = {}
     attack_matrix: bool = False
-    window_opens: bool = True
     attack_targets: bool = False
     holds_files: bool = True
 

@@ -209,8 +209,6 @@ def test_an_upload_outside_its_window_is_refused_with_the_cores_message(
     stored, in every kind)."""
     arena = arena_of()
     if when == "before":
-        if not player.window_opens:
-            pytest.skip("the kind's window opens on an event, not at a time")
         player.postpone(arena)
     else:
         player.close(arena)

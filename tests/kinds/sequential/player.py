@@ -30,7 +30,6 @@ ONE_RIGHT = b"pid,guess\nBob,dyspepsia\nAlice,gastritis\nAndy,flu\nDavid,\nEmily
 
 class SequentialPlayer(Player):
     key = "sequential"
-    window_opens = False  # release 1 is open from the start; release j once j-1 is frozen
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 5, "data": 7, "rules": 4, "submit": 8, "results": 10}
     attack_matrix = True
@@ -61,9 +60,13 @@ class SequentialPlayer(Player):
         )
 
     def postpone(self, arena):
-        services.schedule_set(
-            sequential=arena.state,
-            first_close=timezone.now() + dt.timedelta(days=2),
+        """Release 1 opens tomorrow (the console's *Dates and limits*)."""
+        now = timezone.now()
+        services.schedule_edit(
+            sequential=SequentialRound.objects.get(pk=arena.state.pk),
+            user=arena.organizer,
+            opens_at=now + dt.timedelta(days=1),
+            first_close=now + dt.timedelta(days=2),
             step_length=dt.timedelta(days=1),
         )
 
