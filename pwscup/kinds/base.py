@@ -317,9 +317,9 @@ class RoundKind(FaceHooks, ResultsHooks):
         "state": "upcoming" | "open" | "held" | "closed" | "frozen", "held": str}`` (the
         page shows the dates in the round's time zone, ``None`` as "—"; ``held``: why a
         window open by its dates takes no upload, ``phase_held``, else ``""``), and
-        ``"planned_closes_at"`` when a window
-        closed before its plan (``pwscup.competitions.windows.schedule_line``: ``closes_at``
-        is then when it really closed). ``[]``: nothing is scheduled yet."""
+        ``"planned_closes_at"`` when a window closed before its plan
+        (``pwscup.competitions.windows.schedule_line``: ``closes_at`` is then when it really
+        closed). ``[]``: nothing is scheduled yet."""
         return []
 
     def schedule_plan(self, round) -> list[tuple]:
