@@ -21,6 +21,7 @@ from pwscup.console.selectors import (
     user_by_name_or_email,
 )
 from pwscup.core.errors import Refused
+from pwscup.core.row_locks import team_row_lock
 from pwscup.core.text_limits import (
     DESCRIPTION_MAX_LENGTH,
     REASON_MAX_LENGTH,
@@ -214,15 +215,17 @@ def console_team_rename(*, user, team: Team, name: str) -> None:
 def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualification:
     """Take ``team`` out of every ranking of its competition, with ``reason`` (told to its
     members). Refused (``ValidationError``) for a team already disqualified: one decision
-    at a time, changed only by reinstating the team first."""
+    at a time, changed only by reinstating the team first. While an upload of the team holds
+    its row, refused (``Refused``, 503: ``team_row_lock``) with nothing changed."""
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason: the team is told why.")})
     text_length_check(
         field="reason", label=_("The reason"), value=reason, max_length=REASON_MAX_LENGTH
     )
-    # The team's row is locked so that two organizers posting at once make one decision.
-    Team.objects.select_for_update().filter(pk=team.pk).first()
+    # The team's row is locked so that two organizers posting at once make one decision;
+    # waited for no longer than an upload waits (an upload of the team may hold it).
+    team_row_lock(Team.objects.filter(pk=team.pk), own=False)
     if TeamDisqualification.objects.filter(team=team).exists():
         raise ValidationError(
             _(
@@ -249,7 +252,8 @@ def console_team_reinstate(*, user, team: Team) -> None:
 
 @transaction.atomic
 def console_member_remove(*, user, team: Team, member_id: int) -> None:
-    """An organizer removes a member (the captaincy passes on, as ``team_member_remove`` does)."""
+    """An organizer removes a member (the captaincy passes on, as ``team_member_remove`` does;
+    refused as it is, ``Refused``, while an upload of the team holds its row)."""
     membership = Membership.objects.filter(team=team, user_id=member_id).select_related("user")
     found = membership.first()
     if found is None:

@@ -27,6 +27,7 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
+from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
 from pwscup.core.form_fields import add_errors, form_page, form_saved
 from pwscup.kinds import all_kinds, kind_of
@@ -170,6 +171,9 @@ def _team_action(request, competition_slug, pk, form_class, act, done_message, p
     if request.method == "POST" and (form is None or form.is_valid()):
         try:
             act(team, form.cleaned_data if form else {})
+        except Refused as refusal:  # the team's row held by an upload (``team_row_lock``)
+            messages.error(request, refusal.message)
+            return redirect("console:teams", competition.slug)
         except ValidationError as error:
             if form is None:
                 messages.error(request, " ".join(error.messages))
@@ -255,6 +259,8 @@ def member_remove(request, competition_slug, pk, user_id):
     if request.method == "POST":
         try:
             services.console_member_remove(user=request.user, team=team, member_id=user_id)
+        except Refused as refusal:  # the team's row held by an upload (``team_row_lock``)
+            messages.error(request, refusal.message)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:

@@ -52,7 +52,7 @@ def row_lock_within(queryset: QuerySet, *, seconds: float, busy: Callable[[], Ex
     return rows
 
 
-def team_row_lock(teams: QuerySet, *, upload: bool = False) -> Model | None:
+def team_row_lock(teams: QuerySet, *, upload: bool = False, own: bool = True) -> Model | None:
     """The team of ``teams`` (a query of one team: its pk, an invitation code), its row locked
     until the transaction ends, or ``None`` when there is none. Every request that changes a
     team's state under its row (an upload, ``upload_keep``; a data pick, a final release, a
@@ -60,10 +60,11 @@ def team_row_lock(teams: QuerySet, *, upload: bool = False) -> Model | None:
     write a stalled storage holds (up to 30 s): the row is waited for no longer than a storage
     write slot is (``PWSCUP_STORAGE_SLOT_WAIT``), then ``storage_write_pending`` is raised
     (503, ``Retry-After``; its message for an ``upload`` says the file was not kept, for any
-    other request that nothing was changed). Call it inside ``transaction.atomic()``."""
+    other request that nothing was changed; ``own=False``: asked by an organizer, in the
+    console, told of "this team"). Call it inside ``transaction.atomic()``."""
     rows = row_lock_within(
         teams,
         seconds=settings.PWSCUP_STORAGE_SLOT_WAIT,
-        busy=functools.partial(storage_write_pending, upload=upload),
+        busy=functools.partial(storage_write_pending, upload=upload, own=own),
     )
     return rows[0] if rows else None

@@ -94,14 +94,20 @@ def storage_unavailable() -> Refused:
     )
 
 
-def storage_write_pending(*, upload: bool = True) -> Refused:
+def storage_write_pending(*, upload: bool = True, own: bool = True) -> Refused:
     """The refusal of a team's request (an ``upload``, or another change of the team's) while
     an upload of the team is still being written (the team's row, which that upload holds,
     not free within ``PWSCUP_STORAGE_SLOT_WAIT`` seconds, ``team_row_lock``): 503, the same
     code as ``storage_unavailable``; try again once that write is over, at the latest when a
-    stalled storage's tries have all timed out."""
+    stalled storage's tries have all timed out. ``own``: asked by a member of the team (else
+    by an organizer, told of "this team", not "your team")."""
     longest = settings.PWSCUP_STORAGE_READ_TIMEOUT * (1 + settings.PWSCUP_STORAGE_RETRIES)
-    if upload:
+    if not own:
+        message = _(
+            "An upload of this team is still being written to the platform's storage. "
+            "Nothing was changed; please try again in a moment."
+        )
+    elif upload:
         message = _(
             "Another upload of your team is still being written to the platform's storage. "
             "Your file was not kept and does not count towards your upload limits; please "

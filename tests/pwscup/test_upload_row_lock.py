@@ -18,7 +18,7 @@ from django.db import connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import Team, TeamDisqualification
 from pwscup.api.services import api_token_create
 from pwscup.core.errors import Refused
 from pwscup.core.row_locks import row_lock_within
@@ -172,3 +172,40 @@ def test_a_captain_renewing_the_invitation_while_the_row_is_held_changes_nothing
     captain.post(url)
     team.refresh_from_db()
     assert team.invitation_code != before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_console_s_team_actions_while_the_row_is_held_say_so_and_change_nothing(
+    make_world, settings
+):
+    # An organizer's removal of a member and disqualification wait no longer than a team's
+    # request: the console's page says why nothing changed (no 500), in both languages.
+    world = make_world()
+    settings.PWSCUP_STORAGE_SLOT_WAIT = 0.2
+    team, member = world.teams["a"], world.users["a"]
+    organizer = Client()
+    organizer.force_login(world.organizer)
+    slug = world.competition.slug
+    remove = reverse("console:member_remove", args=[slug, team.pk, member.pk])
+    disqualify = reverse("console:team_disqualify", args=[slug, team.pk])
+    with team_row_held(team):
+        answers = {
+            "en": organizer.post(remove, follow=True, HTTP_ACCEPT_LANGUAGE="en"),
+            "ja": organizer.post(remove, follow=True, HTTP_ACCEPT_LANGUAGE="ja"),
+            "disqualify": organizer.post(
+                disqualify, {"reason": "copied"}, follow=True, HTTP_ACCEPT_LANGUAGE="en"
+            ),
+        }
+    for key, text in (
+        ("en", "An upload of this team is still being written"),
+        ("ja", "このチームのアップロードをまだ保存先に書き込んでいます"),
+        ("disqualify", "Nothing was changed"),
+    ):
+        assert answers[key].status_code == 200, key
+        assert answers[key].redirect_chain[-1][0] == reverse("console:teams", args=[slug])
+        assert text in answers[key].content.decode(), key
+    assert team.memberships.filter(user=member).exists()
+    assert not TeamDisqualification.objects.filter(team=team).exists()
+    # The row free again, the member is removed.
+    organizer.post(remove)
+    assert not team.memberships.filter(user=member).exists()

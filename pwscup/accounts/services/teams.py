@@ -203,11 +203,10 @@ def team_member_remove(*, team: Team, member, by) -> None:
     """The captain (``by``) removes ``member``; the captain cannot remove themselves.
     ``by=None`` is an organizer, who may remove anyone (the captaincy then passes on). The
     team's invitation code is renewed: the link the removed member knew no longer joins it
-    (the members left see the new link on their team page)."""
-    if by is None:  # an organizer, in the console: may wait for the team's row
-        team = Team.objects.select_for_update().get(pk=team.pk)
-    else:
-        team = team_row_lock(Team.objects.filter(pk=team.pk))
+    (the members left see the new link on their team page). The team's row is waited for no
+    longer than an upload waits (``team_row_lock``), by the organizer too."""
+    team = team_row_lock(Team.objects.filter(pk=team.pk), own=by is not None)
+    if by is not None:
         _check_captain(team=team, user=by)
         if member.pk == by.pk:
             raise Refused(_("The captain cannot remove themselves from the team."))
