@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -25,6 +26,7 @@ from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused, scoring_text
 from pwscup.core.form_fields import digits_value
+from pwscup.core.time_zones import in_zone_text
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
@@ -111,8 +113,14 @@ def _freeze(request, access, sequential):
             messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
             return redirect(request.path)
 
+        # The box of a release not open yet: the organizer ends it before it opens.
+        early = request.POST.get("early") == "on"
+        opens_at = selectors.release_opens_at(sequential, step)
+
         def freeze() -> str:
-            frozen = services.step_freeze(sequential=sequential, user=request.user, step=step)
+            frozen = services.step_freeze(
+                sequential=sequential, user=request.user, step=step, early=early
+            )
             if frozen is None:
                 raise Refused(
                     _("Nothing was frozen: release %(j)s is not the next release to freeze.")
@@ -120,7 +128,10 @@ def _freeze(request, access, sequential):
                 )
             # The service froze its own locked copy: the audit records the round as it left it.
             sequential.refresh_from_db(fields=["frozen_steps"])
-            services.audit(user=request.user, sequential=sequential, action="freeze")
+            before = opens_at is not None and timezone.now() < opens_at
+            # A release ended before its opening says when it was to open.
+            opening = {"opens": opens_at.isoformat()} if before else {}
+            services.audit(user=request.user, sequential=sequential, action="freeze", **opening)
             return _("Release %(j)s is frozen.") % {"j": frozen}
 
         return console_post_answer(request, access.round, freeze)
@@ -129,6 +140,8 @@ def _freeze(request, access, sequential):
         messages.info(request, _("Every release of this round is frozen already."))
         return redirect("console:round", access.competition.slug, access.round.slug)
     context = {"competition": access.competition, "round": access.round, "preview": preview}
+    if preview["opens_at"] is not None:
+        context["opens"] = in_zone_text(preview["opens_at"], access.round.timezone)
     return render(request, "sequential/freeze_confirm.html", context)
 
 

@@ -329,12 +329,14 @@ def team_attacks(*, sequential: SequentialRound, team: Team | None):
 def freeze_preview(*, sequential: SequentialRound) -> dict | None:
     """What freezing the next release would do, for the organizer's confirmation: its
     number, how many teams play (have a master) and have a valid upload of it that counts
-    (not voided), and the teams without one (their sequence becomes incomplete). None: every
-    release is frozen."""
+    (not voided), and the teams without one (their sequence becomes incomplete); ``opens_at``:
+    the release's opening when it has not opened yet (else ``None``). None: every release is
+    frozen."""
     step = sequential.frozen_steps + 1
     if step > sequential.n_releases:
         return None
     owners = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
+    opens_at = release_opens_at(sequential, step)
     teams = [
         team
         for team in Team.objects.filter(competition=sequential.round.competition).order_by("name")
@@ -350,6 +352,7 @@ def freeze_preview(*, sequential: SequentialRound) -> dict | None:
         "teams": len(teams),
         "ready": sum(team.pk in valid for team in teams),
         "without": [team for team in teams if team.pk not in valid],
+        "opens_at": opens_at if opens_at is not None and timezone.now() < opens_at else None,
     }
 
 

@@ -7,10 +7,12 @@ are refused; Japanese."""
 import datetime as dt
 import json
 import re
+import zoneinfo
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from pwscup.competitions.models import AuditEntry, RankingVersion
 from pwscup.core.errors import Refused
@@ -207,3 +209,38 @@ def test_the_page_in_japanese():
         assert words in page, words
     for english in ("Dates and limits", "Uploads per team", "close", "time zone"):
         assert english not in page, english
+
+
+def test_a_release_not_open_yet_is_frozen_only_when_the_organizer_ends_it_early():
+    """Freezing release 1 before the round opens would leave every team without an upload:
+    the confirmation says so and offers a box; posted as rendered (the box not ticked), the
+    console says why nothing was frozen (both languages); ticked, release 1 is frozen and
+    the audit line says when it was to open."""
+    world = seq_world()
+    opens = timezone.now().replace(microsecond=0) + 30 * DAY
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(opens_at=opens)
+    url = reverse("sequential:action", args=[world.competition.slug, world.round.slug, "freeze"])
+    opens_text = opens.astimezone(zoneinfo.ZoneInfo(world.round.timezone))
+    said = (
+        f"Release 1 opens at {opens_text:%Y-%m-%d %H:%M} ({world.round.timezone}): frozen now, "
+        "it would never take an upload."
+    )
+    for language, text in (
+        ("en", said),
+        ("ja", "いま凍結すると、アップロードを一度も受け付けません。何も凍結していません。"),
+    ):
+        client = signed_in(world.organizer, language)
+        page = client.get(url).content.decode()
+        assert 'data-testid="freeze-before-opening"' in page
+        refused = post_as_rendered(client, url, "confirm-seq-freeze")
+        assert refused.status_code == 302
+        assert text in client.get(refused.url).content.decode()
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 0
+    client = signed_in(world.organizer)
+    ended = post_as_rendered(client, url, "confirm-seq-freeze", {"early": True})
+    assert "Release 1 is frozen." in client.get(ended.url).content.decode()
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 1
+    line = AuditEntry.objects.filter(round=world.round, action="round_frozen").get()
+    assert line.detail == {"frozen_steps": 1, "opens": opens.isoformat()}

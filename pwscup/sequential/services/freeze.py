@@ -21,12 +21,18 @@ from pwscup.sequential.services.attacks import targets_publish
 from pwscup.sequential.services.common import audit
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions.services.maintenance import uploads_in_flight
+from pwscup.submissions.services.windows import window_freeze_check
 from pwscup.submissions.voids import counted
 
 
 @transaction.atomic
 def step_freeze(
-    *, sequential: SequentialRound, user=None, now=None, step: int | None = None
+    *,
+    sequential: SequentialRound,
+    user=None,
+    now=None,
+    step: int | None = None,
+    early: bool = False,
 ) -> int | None:
     """Freeze the next step: each team's latest valid release of it that still fits its
     frozen releases becomes final, and each sequence is scored over the frozen prefix. After
@@ -38,6 +44,10 @@ def step_freeze(
 
     With ``step``, freeze that step only if it is the next one, else return None (so the
     automatic freeze of a step happens once, however many ticks ask for it at once).
+
+    A release that has not opened yet (``release_opens_at``) is refused (``Refused``, 409:
+    the core's ``window_freeze_check``) unless ``early``: the organizer ends it explicitly
+    before it opens.
     """
     sequential = SequentialRound.objects.select_for_update().get(pk=sequential.pk)
     if step is not None and step != sequential.frozen_steps + 1:
@@ -45,6 +55,13 @@ def step_freeze(
     step = sequential.frozen_steps + 1
     if step > sequential.n_releases:
         raise Refused(_("Every release of this round is frozen already."))
+    window_freeze_check(
+        label=selectors.release_label(step),
+        opens_at=selectors.release_opens_at(sequential, step),
+        time_zone=sequential.round.timezone,
+        now=now or timezone.now(),
+        early=early,
+    )
     teams = Team.objects.filter(competition=sequential.round.competition).order_by("pk")
     scores = {}
     for team in teams:

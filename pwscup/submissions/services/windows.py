@@ -41,6 +41,31 @@ def window_check(
         )
 
 
+def window_freeze_check(
+    *,
+    label: str,
+    opens_at: dt.datetime | None,
+    time_zone: str,
+    now: dt.datetime,
+    early: bool = False,
+) -> None:
+    """Refuse (409) an organizer's freeze of an upload window that has not opened yet (before
+    ``opens_at``; ``None``: open already): it would end the window before any team could
+    upload to it. ``early``: the organizer said explicitly that the window ends before it
+    opens (the confirmation's box), then nothing is refused. The one rule of a freeze
+    before the opening; ``label`` and ``time_zone`` as ``window_check`` takes them."""
+    if early or opens_at is None or now >= opens_at:
+        return
+    raise Refused(
+        _(
+            "%(window)s opens at %(at)s: frozen now, it would never take an upload. Nothing "
+            "was frozen; to end it before it opens, tick the box on the confirmation page."
+        )
+        % {"window": label, "at": format_at(time_zone, opens_at)},
+        status=409,
+    )
+
+
 def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = None) -> None:
     """``window_check`` on a core phase, until its real close (``phase_closes_at``: a kind
     may have ended it, the 2015 freeze); ``label``: the window's name (default: the phase's,
