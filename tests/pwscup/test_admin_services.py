@@ -231,6 +231,43 @@ def test_one_admin_save_of_a_2015_round_is_one_audit_line_with_its_phases(client
     assert round_ranking_version(round=Round.objects.get(pk=world.round.pk)) > version
 
 
+def _phase_row(fields: list[dict], phase) -> str:
+    """The prefix of ``phase``'s row in the rendered round form (``phases-1``)."""
+    (prefix,) = [
+        f["name"].removesuffix("-id")
+        for f in fields
+        if f["name"].endswith("-id") and f.get("value") == str(phase.pk)
+    ]
+    return prefix
+
+
+def test_the_2015_admin_checks_the_phase_order_as_the_console_does(admin_client, world):
+    """The world's attack phase opens before its anonymization phase closes, which the
+    console allows with its box: the admin's page renders the same box ticked; unticked, an
+    edit of a phase is refused under the attack phase's opening (the console's words) and
+    nothing is saved; ticked, the edit is saved."""
+    assert world.attack.opens_at < world.anonymization.closes_at
+    url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    fields = _rendered_round_form(admin_client, url)
+    assert post_data(fields)["allow_attack_before_close"] == ["on"]  # rendered ticked
+    row = _phase_row(fields, world.attack)
+    edit = {f"{row}-daily_limit": "3"}
+    refused = admin_client.post(
+        url, post_data(fields, {**edit, "allow_attack_before_close": False})
+    )
+    assert refused.status_code == 200
+    (formset,) = [f.formset for f in refused.context["inline_admin_formsets"]]
+    (attack_row,) = [form for form in formset.forms if form.instance.pk == world.attack.pk]
+    (message,) = attack_row.errors["opens_at"]
+    assert "before the anonymization phase closes" in message
+    world.attack.refresh_from_db()
+    assert world.attack.daily_limit is None
+    assert not AuditEntry.objects.filter(round=world.round, action="round_edited").exists()
+    assert admin_client.post(url, post_data(fields, edit)).status_code == 302
+    world.attack.refresh_from_db()
+    assert world.attack.daily_limit == 3
+
+
 def _sequential_change(client, sequential, fill: dict):
     url = reverse("admin:sequential_sequentialround_change", args=[sequential.pk])
     parser = FormParser()

@@ -24,6 +24,8 @@ from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
 from pwscup.pwscup2015 import KEY
+from pwscup.pwscup2015.admin.phases import ALLOW_FIELD, Pwscup2015PhaseInline, allow_ticked
+from pwscup.pwscup2015.console.phase_forms import attack_before_close
 from pwscup.pwscup2015.console.services import console_round_update
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.selectors.operations import round_operations_summary
@@ -90,6 +92,11 @@ class RoundAdminForm(forms.ModelForm):
     selection_rule = game_field("selection_rule")
     attack_visibility = game_field("attack_visibility")
     auto_freeze = game_field("auto_freeze")
+    # The console's box, checked with the phases (``PhaseOrderFormSet``, then the service).
+    allow_attack_before_close = forms.BooleanField(
+        label=_("Allow the attack phase to open before the anonymization phase closes"),
+        required=False,
+    )
     timezone = TimeZoneField(label=capfirst(Round._meta.get_field("timezone").verbose_name))
 
     class Meta:
@@ -116,6 +123,7 @@ class RoundAdminForm(forms.ModelForm):
         if self.game is not None:
             for name in GAME_FIELDS:
                 self.initial.setdefault(name, getattr(self.game, name))
+            self.initial.setdefault(ALLOW_FIELD, attack_before_close(self.instance))
 
     @property
     def game_settings(self) -> dict:
@@ -178,7 +186,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
 
     adds_rounds = True
     form = RoundAdminForm
-    inlines = [PhaseInline]
+    inlines = [Pwscup2015PhaseInline]
     # The kind is fixed: rounds added here are of this game (this form is its form); the
     # other kinds' rounds are created from their console pages (pwscup/kinds/).
     # Publishing tells the participants: only the actions (the services) change it.
@@ -224,6 +232,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
                 "fields": (
                     "timezone",
                     "quota_reset_hour",
+                    ALLOW_FIELD,
                     "auto_freeze",
                     "published_rows",
                     "frozen_at",
@@ -258,6 +267,12 @@ class Pwscup2015RoundPage(RoundPageAdmin):
                 download_url=reverse("admin:competitions_round_original", args=[obj.pk])
             )
         return form
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if request.method == "POST" and isinstance(inline, Pwscup2015PhaseInline):
+            kwargs["allow_attack_before_close"] = allow_ticked(request)
+        return kwargs
 
     def get_readonly_fields(self, request, obj=None):
         # A saved round stays in its competition (its teams, uploads and log are there).
@@ -313,4 +328,5 @@ def round_page_save(request, form, formsets) -> list[str]:
         phases=PhaseInline.changed_phases(formsets),
         config=checked.config if checked is not None else None,
         original=(checked, form.cleaned_data["original_file"].name) if new_upload else None,
+        allow_attack_before_close=form.cleaned_data[ALLOW_FIELD],
     )

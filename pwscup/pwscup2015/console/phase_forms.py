@@ -74,7 +74,15 @@ def phases_initial(round: Round) -> dict:
         initial[f"{phase.kind}_total_limit"] = phase.total_limit
         initial[f"{phase.kind}_target_limit"] = phase.target_limit
         initial[f"{phase.kind}_leaderboard_public"] = phase.leaderboard_public
-    # Windows saved overlapping were allowed then: the form says so, or it refuses as rendered.
-    opens, closes = initial.get("attack_opens_at"), initial.get("anonymization_closes_at")
-    initial["allow_attack_before_close"] = bool(opens and closes and opens < closes)
+    initial["allow_attack_before_close"] = attack_before_close(round)
     return initial
+
+
+def attack_before_close(round: Round) -> bool:
+    """Whether the round's attack phase opens before its anonymization phase closes: the box
+    *Allow the attack phase to open before…* of a saved round's forms (the console's edit
+    page, the admin's) starts ticked then, since windows saved overlapping were allowed
+    (else the form would refuse the round as rendered)."""
+    phases = {phase.kind: phase for phase in round.phases.all()}
+    attack, anonymization = phases.get("attack"), phases.get("anonymization")
+    return bool(attack and anonymization and attack.opens_at < anonymization.closes_at)

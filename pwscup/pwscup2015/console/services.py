@@ -20,6 +20,7 @@ from pwscup.pwscup2015.services.operations import (
 from pwscup.pwscup2015.services.rounds import (
     CheckedRoundData,
     round_create,
+    round_phases_check,
     round_settings_check,
 )
 
@@ -95,8 +96,13 @@ def console_round_update(
     config: dict | None = None,
     core: dict | None = None,
     original: tuple[CheckedRoundData, str] | None = None,
+    allow_attack_before_close: bool = False,
 ) -> list[str]:
     """Apply an edit of a round (settings, phases, and the configuration when given).
+
+    The round's phases as they will be (the stored ones with ``phases`` applied) are checked
+    first (``round_phases_check``): the attack phase opens once the anonymization phase has
+    closed, unless ``allow_attack_before_close`` (the console's and the admin's box).
 
     Returns the changed field names, recorded in the audit log in one line. ``config`` is
     the checked configuration (``round_data_check``): the caller offers "Rescore everything"
@@ -105,6 +111,9 @@ def console_round_update(
     ``round_data_check``'s answer for it and the upload's name), recorded as
     ``original_file``.
     """
+    _phases_after_check(
+        round=round, phases=phases, allow_attack_before_close=allow_attack_before_close
+    )
     game = round.pwscup2015
     changed = round_core_apply(round=round, **core) if core else []
     if original is not None:
@@ -133,6 +142,22 @@ def console_round_update(
         _audit(user=user, round=round, action=Action.ROUND_EDITED, fields=changed)
         ranking_invalidate(round_ids=[round.pk])
     return changed
+
+
+def _phases_after_check(*, round: Round, phases: dict, allow_attack_before_close: bool) -> None:
+    """``round_phases_check`` on the round's windows once ``phases`` are applied (none
+    changed: nothing to check, as the edit leaves the phases as they are)."""
+    if not phases:
+        return
+    windows = {phase.kind: (phase.opens_at, phase.closes_at) for phase in round.phases.all()}
+    for kind, wanted in phases.items():
+        opens_at, closes_at = windows.get(kind, (None, None))
+        windows[kind] = (wanted.get("opens_at", opens_at), wanted.get("closes_at", closes_at))
+    round_phases_check(
+        phases=windows,
+        allow_attack_before_close=allow_attack_before_close,
+        time_zone=round.timezone,
+    )
 
 
 def _operation_request(*, user, round: Round, request, action) -> RoundOperation:

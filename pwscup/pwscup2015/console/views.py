@@ -97,7 +97,12 @@ def round_edit(request, competition_slug, round_slug):
         else:
             values = {key: data[key] for key in ("name", "timezone", *RULE_FIELDS)}
             changed = services.console_round_update(
-                user=request.user, round=round_, values=values, phases=phases, config=config
+                user=request.user,
+                round=round_,
+                values=values,
+                phases=phases,
+                config=config,
+                allow_attack_before_close=data["allow_attack_before_close"],
             )
             messages.success(request, _("Round saved."))
             # A new configuration or range rule can change which uploads are valid.

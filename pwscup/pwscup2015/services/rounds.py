@@ -161,6 +161,20 @@ PHASE_DATE_LABELS = {
 }
 
 
+def round_phases_check(
+    *, phases: dict, allow_attack_before_close: bool = False, time_zone=None
+) -> None:
+    """The phases' check of ``round_settings_check`` alone (each window, and the attack phase
+    after the anonymization phase's close unless ``allow_attack_before_close``): what an edit
+    of a round's phases (``console_round_update``, the admin's phases) must pass. Raises
+    ``ValidationError`` keyed ``<kind>_opens_at`` / ``<kind>_closes_at``."""
+    errors = _phases_errors(
+        phases, allow_attack_before_close=allow_attack_before_close, time_zone=time_zone
+    )
+    if errors:
+        raise ValidationError(errors)
+
+
 def _phases_errors(phases: dict, *, allow_attack_before_close: bool, time_zone=None) -> dict:
     errors = {}
     for kind, (opens_at, closes_at) in phases.items():
