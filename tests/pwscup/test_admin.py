@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.timezone import localtime
 
 import scoring
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import AuditEntry, Round
 from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
@@ -74,6 +74,50 @@ def test_a_good_round_is_saved_with_rows_digest_and_normalised_config(world, org
     saved.original_file.open("rb")
     assert saved.original_file.read() == original
     saved.original_file.close()
+
+
+def _with_phases(data: dict, attack_opens: str) -> dict:
+    """``data`` with both phases typed into the page's inline rows (in Asia/Tokyo):
+    anonymization 2030-05-01 10:00 to 2030-05-10 10:00, attack from ``attack_opens``."""
+    rows = (
+        ("anonymization", ("2030-05-01", "10:00:00"), ("2030-05-10", "10:00:00")),
+        ("attack", ("2030-05-05", attack_opens), ("2030-05-20", "10:00:00")),
+    )
+    data = {**data, "phases-TOTAL_FORMS": "2"}
+    for i, (kind, opens, closes) in enumerate(rows):
+        data[f"phases-{i}-kind"] = kind
+        data[f"phases-{i}-opens_at_0"], data[f"phases-{i}-opens_at_1"] = opens
+        data[f"phases-{i}-closes_at_0"], data[f"phases-{i}-closes_at_1"] = closes
+        data[f"phases-{i}-daily_limit"] = "5"
+    return data
+
+
+def test_a_round_added_in_the_admin_is_created_as_the_console_creates_it(world, organizer):
+    """*Add round* goes through the console's creation: the audit line *Created the round*,
+    its phases, and the phase order checked as the console checks it (the attack phase may
+    open before the anonymization phase closes only with the box ticked)."""
+
+    def data():
+        form = round_form(world.competition, original=adult_head(30), config=adult_config())
+        return _with_phases(form, "10:00:00")
+
+    refused = organizer.post(ADD_URL, data())
+    assert refused.status_code == 200
+    (formset,) = [f.formset for f in refused.context["inline_admin_formsets"]]
+    assert "before the anonymization phase closes" in formset.forms[1].errors["opens_at"][0]
+    assert not Round.objects.filter(slug="r2").exists()
+    response = organizer.post(ADD_URL, {**data(), "allow_attack_before_close": "on"})
+    assert response.status_code == 302, form_errors(response)
+    saved = Round.objects.get(competition=world.competition, slug="r2")
+    (line,) = AuditEntry.objects.filter(round=saved, action=AuditEntry.Action.ROUND_CREATED)
+    assert line.user.username == "boss"
+    assert line.detail == {"name": "Second round", "rows": 30}
+    assert {p.kind: p.daily_limit for p in saved.phases.all()} == {
+        "anonymization": 5,
+        "attack": 5,
+    }
+    assert saved.pwscup2015.tie_break_metric == "U1"
+    assert saved.quota_reset_hour == Round._meta.get_field("quota_reset_hour").default
 
 
 def test_a_bad_original_csv_shows_the_scoring_message_and_saves_nothing(world, organizer):

@@ -17,23 +17,22 @@ import scoring
 from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
-from pwscup.competitions.organizer_files import round_original_store
 from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.admin.phases import ALLOW_FIELD, Pwscup2015PhaseInline, allow_ticked
 from pwscup.pwscup2015.console.phase_forms import attack_before_close
-from pwscup.pwscup2015.console.services import console_round_update
+from pwscup.pwscup2015.console.services import console_round_create, console_round_update
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.selectors.operations import round_operations_summary
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import (
     RULE_FIELDS,
     round_data_check,
-    round_record_data,
     round_settings_check,
 )
 
@@ -280,26 +279,15 @@ class Pwscup2015RoundPage(RoundPageAdmin):
         return (*fields, "competition") if obj is not None else fields
 
     def save_model(self, request, obj, form, change):
-        if change:
-            return  # saved with its phases by ``save_related``, through the service
-        checked = getattr(form, "checked", None)
-        obj.kind = KEY  # this form adds rounds of the 2015 game only
-        if checked is not None:
-            round_record_data(round=obj, checked=checked)
-            # The upload itself is kept only when it was not UTF-8: original_file is the
-            # UTF-8 copy (round_original_store).
-            upload = form.cleaned_data["original_file"]
-            round_original_store(round=obj, csv=checked.csv, filename=upload.name)
-        super().save_model(request, obj, form, change)
-        Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
+        pass  # saved with its phases by ``save_related``, through the console's services
 
     def save_related(self, request, form, formsets, change):
         if change:
             round_page_save(request, form, formsets)
-            for formset in formsets:  # listed for the admin's history only, not saved
-                formset.save(commit=False)
         else:
-            super().save_related(request, form, formsets, change)
+            round_page_create(request, form, formsets)
+        for formset in formsets:  # listed for the admin's history only, not saved
+            formset.save(commit=False)
         created = round_assign_samples(round=form.instance)
         if created:
             messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
@@ -311,6 +299,41 @@ class Pwscup2015RoundPage(RoundPageAdmin):
         return render_to_string(
             "pwscup2015/_operations.html", {"summary": round_operations_summary(round=obj)}
         )
+
+
+def round_page_create(request, form, formsets) -> Round:
+    """The *Add round* page, as the console's wizard creates a round: one
+    ``console_round_create`` call (checked once more, its phases, its samples drawn, the audit
+    line *Created the round*); the form's instance then stands for the new round (the
+    admin's history and the page it goes on to)."""
+    data = form.cleaned_data
+    upload = data["original_file"]
+    upload.seek(0)
+    settings = form.game_settings
+    data_fields = ("data_mode", "sample_size", "decoy_count")
+    round_ = console_round_create(
+        user=request.user,
+        basics=RoundBasics(
+            competition=data["competition"],
+            name=data["name"],
+            slug=data["slug"],
+            timezone=data["timezone"],
+            order=data["order"],
+        ),
+        original=upload.read(),
+        original_filename=upload.name,
+        config=data["config"],
+        data={name: settings[name] for name in data_fields},
+        phases=PhaseInline.changed_phases(formsets),
+        rules={
+            **{name: value for name, value in settings.items() if name not in data_fields},
+            "quota_reset_hour": data["quota_reset_hour"],
+        },
+        allow_attack_before_close=data[ALLOW_FIELD],
+    )
+    form.instance.pk = round_.pk
+    form.instance.refresh_from_db()
+    return round_
 
 
 def round_page_save(request, form, formsets) -> list[str]:

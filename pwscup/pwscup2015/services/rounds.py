@@ -207,13 +207,6 @@ def _phases_errors(phases: dict, *, allow_attack_before_close: bool, time_zone=N
     return errors
 
 
-def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
-    """Store what ``round_data_check`` found on the round (before it is saved)."""
-    round.original_sha256 = checked.sha256
-    round.original_rows = checked.rows
-    round.config = checked.config
-
-
 @transaction.atomic
 def round_create(
     *,
