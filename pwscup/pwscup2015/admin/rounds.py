@@ -4,6 +4,8 @@
 (``Pwscup2015Kind.admin_round_page``) and as its *Add round* page; the game's actions in the
 list of rounds are ``pwscup.pwscup2015.actions.ADMIN_ACTIONS``."""
 
+from dataclasses import replace
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -17,12 +19,12 @@ import scoring
 from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
+from pwscup.competitions.round_create import round_basics
 from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
-from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.admin.phases import ALLOW_FIELD, Pwscup2015PhaseInline, allow_ticked
 from pwscup.pwscup2015.console.phase_forms import attack_before_close
@@ -313,13 +315,8 @@ def round_page_create(request, form, formsets) -> Round:
     data_fields = ("data_mode", "sample_size", "decoy_count")
     round_ = console_round_create(
         user=request.user,
-        basics=RoundBasics(
-            competition=data["competition"],
-            name=data["name"],
-            slug=data["slug"],
-            timezone=data["timezone"],
-            order=data["order"],
-        ),
+        # The console's basics, with the place the admin's form also gives.
+        basics=replace(round_basics(data, competition=data["competition"]), order=data["order"]),
         original=upload.read(),
         original_filename=upload.name,
         config=data["config"],
