@@ -207,7 +207,8 @@ def parse_config(
         "seq.config.n_releases",
         value=q(raw["n_releases"]),
     )
-    qi, sa = checks.run(_qi_and_sa, raw["qi"], raw["sa"], master_columns, default=({}, ""))
+    qi = checks.run(_qi, raw["qi"], master_columns, default=None)
+    sa = checks.run(_sa, raw["sa"], qi or {}, master_columns, default="")
     domain = checks.run(_sa_domain, raw["sa_domain"])
     mode = checks.run(_choice, raw, "mode", MODES)
     require = checks.run(_choice, raw, "require", REQUIRES)
@@ -301,23 +302,30 @@ def _known_keys(raw: dict | str | bytes) -> dict:
     return {**_DEFAULTS, **raw}
 
 
-def _qi_and_sa(qi, sa, master_columns: list[str] | None) -> tuple[dict, str]:
-    """The QI columns with their kinds and the sensitive column: named, not reserved, apart,
-    and columns of the master when its header is given."""
+def _qi(qi, master_columns: list[str] | None) -> dict:
+    """The QI columns with their kinds: named, not reserved, and columns of the master when
+    its header is given."""
     if not isinstance(qi, dict) or not qi:
         raise ConfigError("seq.config.qi_empty")
     for column, kind in qi.items():
         if kind not in QI_KINDS or not str(column).strip() or column in RESERVED_COLUMNS:
             raise ConfigError("seq.config.qi", value=q(kind), column=q(column))
-    if not isinstance(sa, str) or not sa.strip() or sa in qi or sa in RESERVED_COLUMNS:
-        raise ConfigError("seq.config.sa", value=q(sa))
     if master_columns is not None:
         for column in qi:
             if column not in master_columns:
                 raise ConfigError("seq.config.not_column", key=q("qi"), column=q(column))
-        if sa not in master_columns:
-            raise ConfigError("seq.config.not_column", key=q("sa"), column=q(sa))
-    return {str(k): v for k, v in qi.items()}, sa
+    return {str(k): v for k, v in qi.items()}
+
+
+def _sa(sa, qi: dict, master_columns: list[str] | None) -> str:
+    """The sensitive column: named, not reserved, apart from the QI columns (``qi``: those
+    found valid, so that a QI at fault hides no error of ``sa``), and a column of the master
+    when its header is given."""
+    if not isinstance(sa, str) or not sa.strip() or sa in qi or sa in RESERVED_COLUMNS:
+        raise ConfigError("seq.config.sa", value=q(sa))
+    if master_columns is not None and sa not in master_columns:
+        raise ConfigError("seq.config.not_column", key=q("sa"), column=q(sa))
+    return sa
 
 
 def _sa_domain(domain) -> tuple[str, ...] | None:

@@ -171,11 +171,13 @@ def test_a_configuration_error_is_shown_next_to_its_field(world, client, overrid
 
 def test_every_configuration_error_is_shown_at_once_next_to_its_field(world, client):
     """An organizer sees all that is wrong in one try, not one error per post."""
-    overrides = {"m": "1", "n_releases": "", "gate_IL": "-1", "qi-1-column": "pid"}
+    overrides = {"m": "1", "n_releases": "", "gate_IL": "-1", "qi-1-column": "pid", "sa": ""}
     response = _post(client, world, fields_post(**overrides), headers={"accept-language": "ja"})
     form = response.context["form"]
     assert "2 以上の整数" in form.errors["m"][0]
-    assert set(form.errors) == {"m", "n_releases", "gate_IL"}, form.errors
+    # The empty sensitive column is named too, although a QI row is at fault.
+    assert set(form.errors) == {"m", "n_releases", "gate_IL", "sa"}, form.errors
+    assert form.errors["sa"] == ["この項目は必須です。"]
     assert form.qi_rows[1].errors["column"]
     assert not Round.objects.filter(slug="seq").exists()
 

@@ -51,6 +51,22 @@ def test_a_check_on_a_wrong_key_waits_for_it():
     ]
 
 
+def test_the_sensitive_column_is_checked_whatever_the_qi_columns():
+    # A QI row at fault (a reserved name) hides neither an empty sensitive column...
+    error = _errors(qi={"pid": "num"}, sa="", n_releases=3)
+    assert [config_error_place(item) for item in error.errors] == [("qi", "pid"), ("sa", "")]
+    # ...nor, against the master's header, a sensitive column the master does not have.
+    with pytest.raises(ConfigError) as caught:
+        parse_config(
+            {**VALID, "qi": {"Zipp": "num"}, "sa": "Illness"},
+            master_columns=["pid", "Age", "Disease", "lsf", "lsb"],
+        )
+    assert [str(item) for item in caught.value.errors] == [
+        "configuration key 'qi': 'Zipp' is not a column of the master table",
+        "configuration key 'sa': 'Illness' is not a column of the master table",
+    ]
+
+
 @pytest.mark.parametrize(
     ("per_team", "field", "japanese"),
     [
