@@ -738,3 +738,32 @@ def test_every_level_at_fault_is_reported_each_naming_its_level():
         ("dp.epsilon.missing", "e4"),
         ("dp.level.not_positive", "e5"),
     ]
+
+
+def test_every_option_at_fault_is_reported_and_a_rule_between_options_waits_only_for_them():
+    """docs/dp.md: every error of the configuration at once. A bad ``spearman_gate`` hides
+    neither a bad ``plausibility_z`` nor a bad ``publish_truth``, and the rule between the
+    batch track and the neighbouring tables is checked although an unrelated option is
+    wrong."""
+    from scoring.dp.config.parse import parse_config
+    from scoring.dp.errors import DPErrors
+
+    config = {
+        "attributes": {"g": ["F", "M"]},
+        "workload": [{"id": "t", "attributes": ["g"]}],
+        "levels": [{"id": "e1", "epsilon": "1"}],
+        "adjacency": "add_remove",
+        "tracks": {"interactive": True, "batch": "platform"},
+        "spearman_gate": 2,
+        "plausibility_z": -1,
+        "publish_truth": "yes",
+    }
+    with pytest.raises(DPErrors) as caught:
+        parse_config(config)
+    found = [(error.code, error.params.get("key")) for error in caught.value.errors]
+    assert found == [
+        ("dp.config.bad_value", "spearman_gate"),
+        ("dp.config.bad_value", "plausibility_z"),
+        ("dp.config.bad_value", "publish_truth"),
+        ("dp.config.batch_needs_replace", None),
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from scoring.dp.config.schema import Baselines, DPConfig, Reconstruction
 from scoring.dp.errors import DPError
+from scoring.errors import ConfigChecks
 from scoring.messages import clip, expect
 
 
@@ -125,23 +126,37 @@ def parse_query_types(raw: dict) -> tuple[str, ...]:
     return tuple(query_types)
 
 
-def parse_gates_and_feedback(raw: dict) -> dict[str, Any]:
-    """``spearman_gate``, ``plausibility_z``, ``publish_truth`` and ``feedback``, checked in order."""
+def parse_gates_and_feedback(raw: dict, checks: ConfigChecks) -> dict[str, Any]:
+    """``spearman_gate``, ``plausibility_z``, ``publish_truth`` and ``feedback``, each checked
+    on its own: every error found is kept in ``checks`` (a key at fault is then ``None``), so
+    one wrong option hides no other."""
+    return {
+        "spearman_gate": checks.run(_spearman_gate, raw),
+        "plausibility_z": checks.run(_plausibility_z, raw),
+        "publish_truth": checks.run(_publish_truth, raw),
+        "feedback": checks.run(choice, raw, "feedback", ("after_close", "live"), DPConfig.feedback),
+    }
+
+
+def _spearman_gate(raw: dict) -> float | None:
     gate = raw.get("spearman_gate", DPConfig.spearman_gate)
     if gate is not None and (not is_number(gate) or not -1 <= gate <= 1):
         raise bad_value("spearman_gate", expect("null_or_correlation"), gate)
+    return None if gate is None else float(gate)
+
+
+def _plausibility_z(raw: dict) -> float:
     plausibility_z = raw.get("plausibility_z", DPConfig.plausibility_z)
     if not is_number(plausibility_z) or plausibility_z <= 0:
         raise bad_value("plausibility_z", expect("number_above_zero"), plausibility_z)
+    return float(plausibility_z)
+
+
+def _publish_truth(raw: dict) -> bool:
     publish_truth = raw.get("publish_truth", DPConfig.publish_truth)
     if not isinstance(publish_truth, bool):
         raise bad_value("publish_truth", expect("boolean"), publish_truth)
-    return {
-        "spearman_gate": None if gate is None else float(gate),
-        "plausibility_z": float(plausibility_z),
-        "publish_truth": publish_truth,
-        "feedback": choice(raw, "feedback", ("after_close", "live"), DPConfig.feedback),
-    }
+    return publish_truth
 
 
 def check_option_rules(*, adjacency: str, interactive: bool, batch: str, feedback: str) -> None:

@@ -264,7 +264,7 @@ def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
     adjacency = checks.run(choice, raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
     tracks = checks.run(parse_tracks, raw.get("tracks", {}))
     query_types = checks.run(parse_query_types, raw)
-    gates_and_feedback = checks.run(parse_gates_and_feedback, raw)
+    gates_and_feedback = parse_gates_and_feedback(raw, checks)
     max_charges = checks.run(
         integer, raw, "max_charges_per_level", DPConfig.max_charges_per_level, 1, 100_000
     )
@@ -275,7 +275,7 @@ def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
     )
     overall = checks.run(choice, raw, "overall", ("rank_sum",), DPConfig.overall)
     baselines = checks.run(parse_baselines, raw.get("baselines", {}))
-    if None not in (adjacency, tracks, gates_and_feedback):
+    if None not in (adjacency, tracks, gates_and_feedback["feedback"]):
         checks.run(
             check_option_rules,
             adjacency=adjacency,
