@@ -186,7 +186,7 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     max_rows = checks.run(_integer, data, "max_rows", low=1) if "max_rows" in data else None
     min_rows = checks.run(_min_rows, data.get("min_rows", 1), max_rows) if max_rows else None
     fpr_levels = checks.run(_fpr_levels, data["fpr_levels"])
-    gates = checks.run(_gate_values, data["gates"])
+    gates = _gate_values(data["gates"], checks)
     density_bandwidth = checks.run(_bandwidth, data["density_bandwidth"])
     checks.raise_found()
     return SynthConfig(
@@ -233,16 +233,19 @@ def _bandwidth(value: Any) -> float:
     return bandwidth
 
 
-def _gate_values(raw: Any) -> dict[str, float]:
-    """The three gates as numbers (the copy gate under its current name). ``U_1`` and the
-    copy excess are shares, so their bounds are too: a ``u_1_max`` below 0 would rank no
-    release. ``U_ML`` is never below 0: a ``u_ml_min`` below 0 would say a gate and gate
-    nothing (0 is the bound that gates nothing)."""
-    gates, copy_key = _gates(raw)
+def _gate_values(raw: Any, checks: ConfigChecks) -> dict[str, float | None]:
+    """The three gates as numbers (the copy gate under its current name), each checked on
+    its own: a gate at fault is ``None``, its error kept in ``checks``, and hides no other.
+    ``U_1`` and the copy excess are shares, so their bounds are too: a ``u_1_max`` below 0
+    would rank no release. ``U_ML`` is never below 0: a ``u_ml_min`` below 0 would say a
+    gate and gate nothing (0 is the bound that gates nothing)."""
+    gates, copy_key = checks.run(_gates, raw, default=(None, None))
+    if gates is None:
+        return dict.fromkeys(GATE_KEYS)
     return {
-        "u_ml_min": _non_negative(gates["u_ml_min"], "gates.u_ml_min"),
-        "u_1_max": _share(gates["u_1_max"], "gates.u_1_max"),
-        "r_copy_excess_max": _share(gates[copy_key], f"gates.{copy_key}"),
+        "u_ml_min": checks.run(_non_negative, gates["u_ml_min"], "gates.u_ml_min"),
+        "u_1_max": checks.run(_share, gates["u_1_max"], "gates.u_1_max"),
+        "r_copy_excess_max": checks.run(_share, gates[copy_key], f"gates.{copy_key}"),
     }
 
 

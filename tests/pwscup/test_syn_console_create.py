@@ -212,14 +212,17 @@ def test_the_fewest_rows_of_a_release_are_set_and_shown_to_the_teams(client, org
 
 
 def test_every_bad_setting_is_shown_at_once_next_to_its_field(client, organizer):
-    """An organizer sees all that is wrong in one try: the label, the challenge set's size
-    and the bandwidth, each under its field."""
+    """An organizer sees all that is wrong in one try: the label, the challenge set's size,
+    the bandwidth and both utility gates, each under its field."""
     upload(client, organizer)
     changes = {"label": "age", "n_challenge": 82, "density_bandwidth": 0}
+    changes |= {"u_ml_min": -1, "u_1_max": 2}
     html = client.post(settings_url(organizer), settings_post(**changes)).content.decode()
     assert "categorical" in field_errors(html, "label")
     assert "multiple of 4" in field_errors(html, "n_challenge")
     assert "positive" in field_errors(html, "density_bandwidth")
+    assert "≥ 0" in field_errors(html, "u_ml_min")
+    assert "(got 2" in field_errors(html, "u_1_max")
     assert not Round.objects.filter(competition=organizer, slug="synth").exists()
 
 

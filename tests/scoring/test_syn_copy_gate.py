@@ -226,3 +226,17 @@ def test_the_u_ml_gate_refuses_a_bound_below_zero(value):
     assert "0 以上の数" in caught.value.render("ja")
     own = {"columns": {"y": "categorical"}, "label": "y", "gates": {"u_ml_min": 0}}
     assert parse_config(own).u_ml_min == 0.0
+
+
+def test_every_gate_at_fault_is_reported_at_once():
+    """docs/synthetic.md: one post shows every error found. A bad ``u_ml_min`` hides
+    neither a bad ``u_1_max`` nor a bad copy limit: each gate is named with its value."""
+    gates = {"u_ml_min": -1, "u_1_max": 2, "r_copy_excess_max": 3}
+    with pytest.raises(SynthError) as caught:
+        parse_config({"columns": {"y": "categorical"}, "label": "y", "gates": gates})
+    errors = getattr(caught.value, "errors", [caught.value])
+    assert [error.params["key"] for error in errors] == [
+        "gates.u_ml_min",
+        "gates.u_1_max",
+        "gates.r_copy_excess_max",
+    ]
