@@ -711,13 +711,21 @@ def test_a_domain_holding_both_tildes_is_refused_as_a_duplicate():
     assert error.value.code == "dp.attr.duplicate"
 
 
+def _every_error(config: dict, param: str) -> list[tuple]:
+    """Each error ``parse_config`` finds in ``config`` (several at once): its code and its
+    parameter ``param``."""
+    from scoring.dp.config.parse import parse_config
+    from scoring.dp.errors import DPErrors
+
+    with pytest.raises(DPErrors) as caught:
+        parse_config(config)
+    return [(error.code, error.params.get(param)) for error in caught.value.errors]
+
+
 def test_every_level_at_fault_is_reported_each_naming_its_level():
     """A negative ε in one level and 13 decimals in another, a missing one in a third and
     0 in a fourth: four errors at once (docs/bundles.md promises every error), each with
     its level's id, so a bundle's path is ``levels[i].epsilon`` of that level."""
-    from scoring.dp.config.parse import parse_config
-    from scoring.dp.errors import DPErrors
-
     config = {
         "attributes": {"g": ["F", "M"]},
         "workload": [{"id": "t", "attributes": ["g"]}],
@@ -729,10 +737,7 @@ def test_every_level_at_fault_is_reported_each_naming_its_level():
             {"id": "e5", "epsilon": "0"},
         ],
     }
-    with pytest.raises(DPErrors) as caught:
-        parse_config(config)
-    found = [(error.code, error.params.get("level")) for error in caught.value.errors]
-    assert found == [
+    assert _every_error(config, "level") == [
         ("dp.epsilon.not_positive", "e2"),
         ("dp.epsilon.decimals", "e3"),
         ("dp.epsilon.missing", "e4"),
@@ -745,9 +750,6 @@ def test_every_option_at_fault_is_reported_and_a_rule_between_options_waits_only
     neither a bad ``plausibility_z`` nor a bad ``publish_truth``, and the rule between the
     batch track and the neighbouring tables is checked although an unrelated option is
     wrong."""
-    from scoring.dp.config.parse import parse_config
-    from scoring.dp.errors import DPErrors
-
     config = {
         "attributes": {"g": ["F", "M"]},
         "workload": [{"id": "t", "attributes": ["g"]}],
@@ -758,10 +760,7 @@ def test_every_option_at_fault_is_reported_and_a_rule_between_options_waits_only
         "plausibility_z": -1,
         "publish_truth": "yes",
     }
-    with pytest.raises(DPErrors) as caught:
-        parse_config(config)
-    found = [(error.code, error.params.get("key")) for error in caught.value.errors]
-    assert found == [
+    assert _every_error(config, "key") == [
         ("dp.config.bad_value", "spearman_gate"),
         ("dp.config.bad_value", "plausibility_z"),
         ("dp.config.bad_value", "publish_truth"),
