@@ -470,12 +470,28 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language, on_a_phone):
-    """The sequential Data tab's releases at 390 px: a release's number beside its close,
-    then its table and the team's release, each named (four columns lay off the screen)."""
+    """The sequential Data tab's releases at 390 px, the round opening tomorrow: a release's
+    number beside its close, then its table and the team's release, each named (four
+    columns lay off the screen; an unnamed close beside *upcoming* read as the opening).
+    The Overview's schedule, its opening column too, lies on the screen (the core's
+    schedule: a row is a grid on a phone)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from pwscup.sequential import services
+    from pwscup.sequential.models import SequentialRound
     from tests.e2e.helpers import PASSWORD
     from tests.pwscup.seq_web_world import seq_world
 
     world = seq_world(slug="seqsteps", password=PASSWORD)
+    opens = timezone.now() + dt.timedelta(days=1)
+    services.schedule_set(
+        sequential=world.sequential,
+        first_close=opens + dt.timedelta(days=7),
+        step_length=dt.timedelta(days=1),
+    )
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(opens_at=opens)
     on_a_phone(web, "seqsteps-team-a", language)
     web.goto(f"/c/{world.competition.slug}/{world.round.slug}/data/")
     table = web.get_by_test_id("step-table")
@@ -485,11 +501,17 @@ def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language, on_a_phon
     number, close, present, release = (cell.bounding_box() for cell in cells)
     assert abs(close["y"] - number["y"]) < 4 and present["y"] < release["y"], language
     labels = table.get_by_test_id("step-1").locator(".phone-label")
-    assert [label.is_visible() for label in labels.all()] == [True, True, True], language
+    assert [label.is_visible() for label in labels.all()] == [True] * 4, language
+    assert labels.nth(1).inner_text() == {"en": "Closes", "ja": "締切"}[language]
     tree = table.aria_snapshot()
     assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
     check_page(web, lambda *args: None, f"phone-steps-{language}")
     keep_screenshot(table, f"phone-steps-{language}")
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    schedule = web.get_by_test_id("schedule")
+    assert_on_screen(schedule.locator("td").all(), language)
+    assert schedule.locator("td span.nowrap").count() == 4  # release 1's opening and close
+    check_page(web, lambda *args: None, f"phone-seq-overview-{language}")
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])

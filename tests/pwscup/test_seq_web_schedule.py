@@ -122,11 +122,16 @@ def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refus
     assert b'data-testid="closes-1"' in page.content
     # The Data tab's close wraps after its date on a phone, never inside it.
     assert (
-        '<td role="cell" data-testid="closes-1"><time class="wrapping" datetime="2026-12-01T18:00:00+09:00">'
+        '<td role="cell" data-testid="closes-1"><span class="phone-label" aria-hidden="true">Closes</span> '
+        '<time class="wrapping" datetime="2026-12-01T18:00:00+09:00">'
         '<span class="nowrap">2026-12-01</span> <span class="nowrap">18:00 JST</span></time>'
     ) in page.content.decode()
     overview = client.get(tab(world, "overview")).content.decode()
-    assert 'data-testid="schedule-1"' in overview and "2026-12-01 18:00 JST" in overview
+    # The Overview's schedule is the core's table of the round's lines, each date whole.
+    assert '<td role="cell">Release 1</td>' in overview
+    assert (
+        '<span class="nowrap">2026-12-01</span> <span class="nowrap">18:00 JST</span>' in overview
+    )
     # The close in the next step's sentence is a moment for a machine too, on one line.
     assert (
         '(open until <time datetime="2026-12-01T18:00:00+09:00">2026-12-01 18:00 JST</time>)'

@@ -49,7 +49,10 @@ class SequentialTabs(RoundTabs):
         return tabs.round_state(sequential=sequential, team=access.team)
 
     def schedule(self, access, state):
-        return tabs.schedule(state=state)
+        """The round's schedule as every kind's Overview shows it (the kind's lines, in the
+        core's table), without the releases an online round does not show yet."""
+        lines = super().schedule(access, state)
+        return lines[: state.visible_steps] + lines[state.n :]
 
     def data(self, access, state):
         context = {"state": state, "wheel": wheel_filename()}
