@@ -324,7 +324,7 @@ def test_the_seq_opening_travels_as_an_offset_and_is_checked(seq_bundle):
     with pytest.raises(ValidationError) as refused:
         _import(seq_bundle, slug="seq-late", start=ANCHOR, settings=late)
     assert list(refused.value.message_dict) == ["schedule.opens"]
-    assert "must close after it opens" in refused.value.message_dict["schedule.opens"][0]
+    assert "Release 1 must open before it closes" in refused.value.message_dict["schedule.opens"][0]
 
 
 @pytest.mark.django_db

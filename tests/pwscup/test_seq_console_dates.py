@@ -115,8 +115,18 @@ def test_an_organizer_sets_the_opening_and_release_1_waits_for_it():
         client, page_url(world), FORM, {"opens_at": closes_typed(CLOSE_1 + dt.timedelta(hours=1))}
     )
     assert late.status_code == 200
+    # Under the opening the organizer typed: the close it has to come before (no "phase").
     assert late.context["form"].errors["opens_at"] == [
-        "A phase must close after it opens (it opens at 2026-12-01 19:00 JST)."
+        "Release 1 must open before it closes (at 2026-12-01 18:00 JST)."
+    ]
+    late_ja = post_as_rendered(
+        signed_in(world.organizer, "ja"),
+        page_url(world),
+        FORM,
+        {"opens_at": closes_typed(CLOSE_1)},
+    )
+    assert late_ja.context["form"].errors["opens_at"] == [
+        "公開データ 1 は締切（2026-12-01 18:00 JST）より前に開始してください。"
     ]
     freeze(world)
     moved = post_as_rendered(

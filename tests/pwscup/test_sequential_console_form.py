@@ -101,7 +101,7 @@ def test_a_round_created_to_open_later_and_not_after_its_first_close(world, clie
     refused = _post(client, world, fields_post(slug="seqlater", **after, step_hours="24"))
     assert refused.status_code == 200
     assert refused.context["form"].errors["opens_at"] == [
-        "A phase must close after it opens (it opens at 2031-04-09 09:00 JST)."
+        "Release 1 must open before it closes (at 2031-04-08 09:00 JST)."
     ]
     assert not SequentialRound.objects.filter(round__slug="seqlater").exists()
 

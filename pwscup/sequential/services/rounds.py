@@ -15,6 +15,7 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import phase_window_check, round_of_kind_create
 from pwscup.core.errors import Refused, scoring_form_error, scoring_validation_errors
+from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound
@@ -240,12 +241,20 @@ def opening_normalise(
         "opens_at": _("Release 1 opens at"),
         "closes_at": _("Close of release %(j)s") % {"j": 1},
     }
+    # The refusal sits under the opening: it names the close to come before, not a phase.
+    order = (
+        _("Release 1 must open before it closes (at %(closes)s).")
+        if closes
+        else _("Release 1 must open before the attack phase's planned close (%(closes)s).")
+    )
+    closes_text = in_zone_text(first_close, sequential.round.timezone) if first_close else ""
     try:
         phase_window_check(
             opens_at=opens_at,
             closes_at=first_close,
             time_zone=sequential.round.timezone,
             labels=labels,
+            order_message=(order % {"closes": closes_text}).replace("%", "%%"),
         )
     except ValidationError as error:  # the typed opening is at fault, not the close
         raise ValidationError({"opens_at": sum(error.message_dict.values(), [])}) from None
