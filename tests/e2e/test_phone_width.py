@@ -500,6 +500,12 @@ def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language, on_a_phon
     assert_on_screen(cells, language)
     number, close, present, release = (cell.bounding_box() for cell in cells)
     assert abs(close["y"] - number["y"]) < 4 and present["y"] < release["y"], language
+    # The release's name stays on one line: the named close beside it wraps after its date.
+    lines = cells[0].evaluate(
+        "e => { const r = document.createRange(); r.selectNodeContents(e);"
+        " return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
+    )
+    assert lines == 1, (language, cells[0].inner_text())
     labels = table.get_by_test_id("step-1").locator(".phone-label")
     assert [label.is_visible() for label in labels.all()] == [True] * 4, language
     assert labels.nth(1).inner_text() == {"en": "Closes", "ja": "締切"}[language]
