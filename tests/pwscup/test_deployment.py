@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import runpy
 import secrets
 import subprocess
@@ -265,3 +266,30 @@ def test_compose_keeps_files_in_a_private_minio_bucket_and_ships_no_storage_secr
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"
         }
+
+
+def manual_compose_services() -> list[tuple[str, str]]:
+    """``(page, service)`` of every ``docker compose exec|run|restart|logs SERVICE`` the
+    README and docs/ tell an operator to type (options before the service skipped, with the
+    value of ``-v``/``-e``/``-w``/``-u``)."""
+    command = re.compile(r"docker compose (?:exec|run|restart|logs|stop|start)((?: [^\s`]+)+)")
+    with_value = {"-v", "--volume", "-e", "--env", "-w", "--workdir", "-u", "--user"}
+    named = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for match in command.finditer(page.read_text(encoding="utf-8")):
+            words = iter(match.group(1).split())
+            for word in words:
+                if word in with_value:
+                    next(words, None)
+                elif not word.startswith("-"):
+                    named.append((page.name, word))
+                    break
+    return named
+
+
+def test_every_compose_command_of_the_manual_names_a_service_of_compose():
+    named = manual_compose_services()
+    unknown = [(page, name) for page, name in named if name not in COMPOSE["services"]]
+    assert not unknown, unknown
+    # The commands are read at all: the backup's cache flush, the proxy's restart.
+    assert {("operations.md", "cache"), ("operations.md", "proxy")} <= set(named)
