@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from pwscup.bundles import services
 from pwscup.bundles.selectors import competition_bundle
@@ -258,3 +258,26 @@ def test_every_demo_round_is_playable_in_one_class_session(demo):
         assert window.closes_at - before >= dt.timedelta(days=14)
         assert window.closes_at - before < dt.timedelta(days=14, minutes=5)
         assert "close" in kind_of(dp_round).console_actions(dp_round)
+
+
+def readme_console_actions() -> list[tuple[str, str]]:
+    """``(round slug, action)`` of each *action* the README's demo tells the organizer to use
+    on a round's console page, for the round (or rounds) its bullet names."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    demo_part = text[text.index("## Playing the demo") : text.index("## Architecture")]
+    named = []
+    for bullet in demo_part.split("\n* ")[1:]:
+        slugs = re.findall(r"\(`([\w-]+)`", bullet)
+        for action in re.findall(r"uses\s+\*([^*]+)\*\s+on the round's\s+console page", bullet):
+            named += [(slug, " ".join(action.split())) for slug in slugs]
+    return named
+
+
+def test_the_readme_names_the_console_actions_the_demo_rounds_offer(demo):
+    named = readme_console_actions()
+    assert {slug for slug, _action in named} >= {"dp-adult", "dp-practice", "syn-adult"}
+    with translation.override("en"):
+        for slug, action in named:
+            round_ = demo.rounds.get(slug=slug)
+            titles = {str(a.title) for a in kind_of(round_).console_actions(round_).values()}
+            assert action in titles, (slug, action, titles)
