@@ -4,6 +4,7 @@ language cookie) unless ``?lang=`` picks one, and every text of the schema trans
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -144,3 +145,49 @@ def test_the_docs_page_s_title_is_in_the_reader_s_language(client):
     japanese = client.get(reverse("api:docs"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "<title>PWSCup platform API</title>" in english
     assert JAPANESE.search(re.search(r"<title>(.*)</title>", japanese).group(1))
+
+
+API_MANUAL = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+# Where docs/api.md's tables list the endpoints under a round, by the kind's path prefix: the
+# text each part starts with and the text that ends it (``None``: the page's end).
+MANUAL_PARTS = {
+    "": ("The 2015 game's own endpoints", "The DP round's"),
+    "dp/": ("The DP round's", "The sequential round's"),
+    "seq/": ("The sequential round's", "The synthetic round's"),
+    "syn/": ("The synthetic round's", "* **Errors**"),
+    "scorer/": ("### The scorer round", None),
+}
+# Every kind's: who I am, the competitions, and a round's status, standings and data pick.
+CORE_PART = ("* **Every kind of round**", "The 2015 game's own endpoints")
+CORE_ROUND_ENDPOINTS = ("status/", "standings/", "data-choice/")
+ROUND = "/api/v1/competitions/{competition_slug}/rounds/{round_slug}/"
+PARAMETER = re.compile(r"\{[^}]*\}")
+
+
+def manual_part(start: str, end: str | None) -> str:
+    text = API_MANUAL.read_text(encoding="utf-8")
+    part = text[text.index(start) :]
+    return PARAMETER.sub("{}", part[: part.index(end)] if end else part)
+
+
+def last_named_segment(path: str) -> str:
+    """The endpoint's own name: its path's last segment that is not only a parameter
+    (``dp_config.json``, ``T{}.csv``, ``withdraw``; ``rounds`` for a round itself)."""
+    segments = [s for s in path.split("/") if s and not re.fullmatch(r"\{[^}]*\}", s)]
+    return PARAMETER.sub("{}", segments[-1])
+
+
+def test_every_endpoint_of_the_schema_is_in_the_manual_s_tables(client):
+    """docs/api.md lists every endpoint a script may call, in the table of its part: a new
+    endpoint (or one the manual forgot) is named here."""
+    missing = []
+    for path in schema(client, "en")["paths"]:
+        tail = path.removeprefix(ROUND) if path.startswith(ROUND) else None
+        if tail is None or tail in CORE_ROUND_ENDPOINTS:
+            part = CORE_PART
+        else:
+            prefix = next((p for p in MANUAL_PARTS if p and tail.startswith(p)), "")
+            part = MANUAL_PARTS[prefix]
+        if last_named_segment(path) not in manual_part(*part):
+            missing.append(path)
+    assert not missing, missing
