@@ -87,6 +87,24 @@ def reload_page(page, attempts: int = 3) -> None:
             page.wait_for_load_state()
 
 
+def run_clock_until(page, condition, *, what: str, step_ms: int = 1_000, steps: int = 120):
+    """Run the page's timers on Playwright's clock (``page.clock.install()`` first) until
+    ``condition()`` holds: the clock moves on ``step_ms``, firing each timer due on the way
+    (a poll among them is sent to the live server for real), then the Playwright loop runs
+    a moment for the answers to land. A page that polls every 5 s, slower after each
+    unchanged answer, is then seen polling in a second or two instead of the 5–12 s it would
+    be waited for; what it asks and what it is answered are the same. ``steps`` moves of the
+    clock at most (two minutes of the page's time by default): a poll that never comes, not
+    a slow one, fails."""
+    for _ in range(steps):
+        if condition():
+            return
+        page.clock.run_for(step_ms)
+        page.wait_for_timeout(100)
+    if not condition():
+        raise AssertionError(f"the page's clock ran {steps * step_ms / 1000:.0f} s: no {what}")
+
+
 def open_tab(page, key: str) -> None:
     """Click the round page's tab ``key`` (``pwscup.kinds.tabs``: overview, data, rules,
     submit, results) and wait until it is the current one.
