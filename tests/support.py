@@ -5,6 +5,7 @@ import datetime as dt
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -79,26 +80,42 @@ def silent_port():
         yield sock.getsockname()[1]
 
 
+def stop_at_once(process: subprocess.Popen) -> None:
+    """End a process the tests started in a session of its own (``start_new_session``), with
+    every process of its group (a Celery worker's pool child, gunicorn's workers): SIGKILL,
+    then wait for it. A test that is done with a server or a worker stops it so, not by its
+    graceful stop: an idle Celery worker's warm (or cold) shutdown took 2.3–4.5 s here
+    (billiard's pool child sleeps a second before it exits and the worker joins it),
+    gunicorn's 1.8–2.6 s, and no test proves what they do on the way out; the test's
+    assertions are all made by then. Its connections end with it (PostgreSQL ends their
+    backends; the suite's flush and database drop wait for other processes' connections)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=20)
+
+
 @contextlib.contextmanager
 def running(command: list[str], *, env: dict, log_path: Path, ready, what: str):
-    """``command`` started from the repository with ``env``, its output in ``log_path``;
-    yields the process once ``ready()`` is true (the test fails with the log's end if the
-    process exits first), and stops it afterwards."""
-    import subprocess
-
+    """``command`` started from the repository with ``env`` in a session of its own, its
+    output in ``log_path``; yields the process once ``ready()`` is true (the test fails with
+    the log's end if the process exits first), and stops it and its children afterwards
+    (``stop_at_once``)."""
     log = open(log_path, "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopped as a whole
+    )
     try:
         wait_for(lambda: process.poll() is not None or ready(), timeout=60, what=what)
         if process.poll() is not None:
             pytest.fail(f"{command[2]} exited: {log_path.read_text()[-3000:]}")
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_at_once(process)
         log.close()
 
 

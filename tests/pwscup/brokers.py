@@ -1,8 +1,6 @@
 """A Redis server of the test's own (killed and restarted at will) and Celery workers on it."""
 
 import contextlib
-import os
-import signal
 import socket
 import subprocess
 import tempfile
@@ -11,7 +9,7 @@ from pathlib import Path
 
 import redis
 
-from tests.support import child_env, wait_for, worker_command
+from tests.support import child_env, stop_at_once, wait_for, worker_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,20 +174,13 @@ def wait_for_worker(process: subprocess.Popen, name: str, log_path: Path) -> Non
 
 def kill_group(process: subprocess.Popen) -> None:
     """SIGKILL the worker's whole process group (main process and pool children)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=20)
+    stop_at_once(process)
 
 
 def stop_worker(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        kill_group(process)
+    """Stop a worker the test is done with, as ``running`` stops its processes (at once:
+    ``tests.support.stop_at_once``)."""
+    stop_at_once(process)
 
 
 def elapsed_since(start: float) -> float:
