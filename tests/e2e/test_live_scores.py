@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from pwscup.core.templatetags.pwscup_tags import score
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, worker_paused
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, run_clock_until, worker_paused
 from tests.pwscup.factories import scored
 from tests.support import noisy_copy
 
@@ -61,11 +61,8 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
         # notice). Then, while the job waits, the page keeps asking (about once a second);
         # the unchanged version comes back 304, and no fragment is fetched for it.
         # Counted, not timed: the page's own polls are waited for (a busy machine slows
-        # their pace, never their answers).
-        waited = 0
-        while len(polls) < 3 and waited < 60_000:
-            page.wait_for_timeout(250)
-            waited += 250
+        # their pace, never their answers), their timers run on the page's clock.
+        run_clock_until(page, lambda: len(polls) >= 3, what="third poll of the live version")
         assert polls[:1] == [200] and fragments == [200], (polls, fragments)
         assert len(polls) >= 3 and set(polls[1:]) == {304}, polls
         # A background tab asks nothing while the job waits, and asks again once shown.
