@@ -94,6 +94,14 @@ def stop_at_once(process: subprocess.Popen) -> None:
     process.wait(timeout=20)
 
 
+def start_in_session(command: list[str], *, env: dict, log) -> subprocess.Popen:
+    """``command`` started from the repository with ``env``, its output in the open file
+    ``log``, in a session of its own: a process group that ``stop_at_once`` ends whole."""
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
 @contextlib.contextmanager
 def running(command: list[str], *, env: dict, log_path: Path, ready, what: str):
     """``command`` started from the repository with ``env`` in a session of its own, its
@@ -101,14 +109,7 @@ def running(command: list[str], *, env: dict, log_path: Path, ready, what: str):
     the log's end if the process exits first), and stops it and its children afterwards
     (``stop_at_once``)."""
     log = open(log_path, "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: stopped as a whole
-    )
+    process = start_in_session(command, env=env, log=log)
     try:
         wait_for(lambda: process.poll() is not None or ready(), timeout=60, what=what)
         if process.poll() is not None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import redis
 
-from tests.support import child_env, stop_at_once, wait_for, worker_command
+from tests.support import child_env, start_in_session, stop_at_once, wait_for, worker_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,14 +145,7 @@ def start_worker(
         env["PWSCUP_REAPER_INTERVAL"] = str(beat_interval)
         command += ["--beat", "--schedule", str(log_path.with_suffix(".beat"))]
     log = open(log_path, "a")  # noqa: SIM115 - the child keeps it; closed with the process
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: killable as a whole
-    )
+    process = start_in_session(command, env=env, log=log)
     log.close()
     return process
 
