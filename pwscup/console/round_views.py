@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -17,8 +18,10 @@ from pwscup.competitions.totals import offered_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.console.round_delete import round_delete, round_delete_refusal
 from pwscup.core.errors import Refused
+from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds import kind_of
 from pwscup.kinds.actions import replaced_answer
+from pwscup.submissions.services.windows import window_not_open_yet
 from pwscup.submissions.voids import voidable_types
 
 
@@ -88,8 +91,10 @@ def round_action(request, competition_slug, round_slug, action):
         messages.error(request, refusal)
         return redirect("console:round", competition_slug, round_slug)
     if request.method == "POST":
+        # An action ending a window takes the box *end it before it opens* (``RoundAction.ends``).
+        early = {"early": request.POST.get("early") == "on"} if chosen.ends else {}
         try:
-            messages.success(request, chosen.perform(user=request.user, round=round_))
+            messages.success(request, chosen.perform(user=request.user, round=round_, **early))
         except Refused as refusal:
             messages.error(request, refusal.message)
         return redirect("console:round", competition_slug, round_slug)
@@ -103,8 +108,18 @@ def round_action(request, competition_slug, round_slug, action):
             "action_name": action,
             "details": chosen.details(round=round_) if chosen.details and not refusal else [],
             "refusal": refusal,
+            "before_opening": None if refusal else before_opening(chosen, round_),
         },
     )
+
+
+def before_opening(action, round_) -> dict | None:
+    """The window ``action`` ends (``RoundAction.ends``) when it has not opened yet: its name
+    and its opening in the round's time zone, for the confirmation's notice and box."""
+    window = action.ends(round=round_) if action.ends else None
+    if window is None or not window_not_open_yet(opens_at=window.opens_at, now=timezone.now()):
+        return None
+    return {"label": window.label, "opens": in_zone_text(window.opens_at, round_.timezone)}
 
 
 @login_required

@@ -12,13 +12,14 @@ from pwscup.dp.selectors import dp_round_of
 from pwscup.kinds.actions import RoundAction
 
 
-def _close(*, user, round) -> str:
-    services.dp_round_close_now(dp_round=dp_round_of(round=round))
+def _close(*, user, round, early=False) -> str:
+    opening = services.dp_round_close_now(dp_round=dp_round_of(round=round), early=early)
     audit_record(
         user=user,
         competition=round.competition,
         round=round,
         action=AuditEntry.Action.PHASES_CLOSED,
+        **opening,
     )
     return _("The release phase is closed; the worker computes the scores and baselines.")
 
@@ -40,6 +41,7 @@ CLOSE = RoundAction(
     ),
     gettext_lazy("Close now and score"),
     _close,
+    ends=lambda *, round: services.dp_round_window_end(dp_round=dp_round_of(round=round)),
 )
 SCORE = RoundAction(
     gettext_lazy("Score again"),

@@ -15,16 +15,31 @@ longer offered; the actions offered then answer it (``CLOSE_DONE``): the publica
 its undoing, or what comes before the publication. ``offered_actions`` picks those a kind
 offers now, in its order.
 
+An action that ends an upload window (a freeze, a close) says which (``ends``): before that
+window opens, the confirmation page says so and offers a box, *end it before it opens*, and
+``perform`` is called with ``early`` (the box ticked); the kind's service refuses the action
+without it (the core's ``window_freeze_check``).
+
 An action done is often replaced by its undoing (*publish* by *hide*): the replacing action
 says so (``replaces``), and a reload or a second click of the confirmation done lands on the
 round's page with that message (``replaced_answer``) instead of a 404.
 """
 
+import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+
+@dataclass(frozen=True)
+class WindowEnd:
+    """The upload window a lifecycle action ends (``RoundAction.ends``): its name as the kind
+    shows it (its schedule line) and its opening (``None``: no opening bound)."""
+
+    label: str
+    opens_at: dt.datetime | None
 
 
 @dataclass(frozen=True)
@@ -41,6 +56,9 @@ class RoundAction:
     # (round=) -> why the action would change nothing now ("": it would not): the
     # confirmation page says it in place of the button, and a POST is answered with it.
     refusal: Callable[..., str] | None = None
+    # (round=) -> the upload window the action ends now (``WindowEnd``; None: none, e.g. ended
+    # already). Declared, ``perform`` takes ``early=`` too: the box *end it before it opens*.
+    ends: Callable[..., WindowEnd | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,13 @@ class TwoSidedLifecycle:
     """A two-sided kind's steps, each called with the kind's row of the round (``state``),
     but *close*: ``close(user=, round=)`` closes the phase open now and says so,
     ``close_details(round=)`` and ``close_refusal(round=)`` are its confirmation page's lines
-    and why it would change nothing (``open_phases_close_action``); ``freeze(state, user)`` -> the targets;
-    ``attack_now(state, user)`` -> ``(targets, the attack phase)``; ``publish(state,
-    user)``; ``hide(state, user)``. ``freeze_text``, ``attack_now_text``, ``publish_text``
-    and ``hide_text`` explain the kind's own freeze and publication on the confirmation
-    page. ``release_kind`` and ``attack_kind``: the two phases' ``Phase.kind``.
+    and why it would change nothing (``open_phases_close_action``); ``freeze(state, user,
+    early)`` -> the targets; ``attack_now(state, user, early)`` -> ``(targets, the attack
+    phase)``; ``publish(state, user)``; ``hide(state, user)``. ``release_end(state)``: the
+    window both of these end (``WindowEnd``: the release phase until the first freeze),
+    which before it opens they end only ``early`` (the confirmation's box).
+    ``freeze_text``, ``attack_now_text``, ``publish_text`` and ``hide_text`` explain the
+    kind's own freeze and publication on the confirmation page. ``release_kind`` and ``attack_kind``: the two phases' ``Phase.kind``.
     ``phases_edit``: what the console's page *Dates and limits* refuses of the kind's phases
     (``RoundKind.phases_edit``, the kind's through ``TwoSidedKind``)."""
 
@@ -63,15 +65,16 @@ class TwoSidedLifecycle:
     hide_text: object
     release_kind: str
     attack_kind: str
+    release_end: Callable
     phases_edit: object = None
 
 
 def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
     """The five actions of a two-sided round, in the console's order."""
 
-    def freeze(*, user, round) -> str:
+    def freeze(*, user, round, early=False) -> str:
         state = life.state(round)
-        changed = len(life.freeze(state, user))
+        changed = len(life.freeze(state, user, early))
         total = state.targets.count()
         if changed == total:
             return ngettext(
@@ -87,9 +90,9 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             total,
         ) % {"n": total, "changed": changed}
 
-    def attack_now(*, user, round) -> str:
+    def attack_now(*, user, round, early=False) -> str:
         state = life.state(round)
-        targets, attack = life.attack_now(state, user)
+        targets, attack = life.attack_now(state, user, early)
         changed, total = len(targets), state.targets.count()
         closes = in_zone_text(attack.closes_at, round.timezone)
         if changed == total:
@@ -110,6 +113,9 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
         life.publish(life.state(round), user)
         return _("Results published.")
 
+    def ends(*, round):
+        return life.release_end(life.state(round))
+
     return {
         "close": open_phases_close_action(
             life.close, details=life.close_details, refusal=life.close_refusal
@@ -122,12 +128,14 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             # Offered until the publication, in place of *publish* before the freeze (and of
             # *close* once done, as *publish* is not offered yet).
             replaces={"publish": NOTHING_TO_PUBLISH, **CLOSE_DONE},
+            ends=ends,
         ),
         "attack_now": RoundAction(
             gettext_lazy("Open the attack phase now"),
             life.attack_now_text,
             gettext_lazy("Freeze and open the attack phase"),
             attack_now,
+            ends=ends,
         ),
         "publish": publish_results_action(
             publish, life.publish_text, gettext_lazy("Close the phases and publish"), CLOSE_DONE

@@ -23,8 +23,9 @@ from pwscup.pwscup2015.console import services
 from pwscup.pwscup2015.selectors.operations import operation_request_text
 
 
-def _freeze(*, user, round) -> str:
-    return operation_request_text(operation=services.console_round_freeze(user=user, round=round))
+def _freeze(*, user, round, early=False) -> str:
+    operation = services.console_round_freeze(user=user, round=round, early=early)
+    return operation_request_text(operation=operation)
 
 
 def _rescore(*, user, round) -> str:
@@ -58,6 +59,7 @@ ACTIONS = {
         ),
         gettext_lazy("Freeze the round"),
         _freeze,
+        ends=services.freeze_window_end,
     ),
     "rescore": RoundAction(
         gettext_lazy("Rescore everything"),

@@ -31,6 +31,7 @@ from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
 from pwscup.sequential.schedule_fields import ScheduleEditForm
+from pwscup.submissions.services.windows import window_not_open_yet
 
 
 @login_required
@@ -128,7 +129,7 @@ def _freeze(request, access, sequential):
                 )
             # The service froze its own locked copy: the audit records the round as it left it.
             sequential.refresh_from_db(fields=["frozen_steps"])
-            before = opens_at is not None and timezone.now() < opens_at
+            before = window_not_open_yet(opens_at=opens_at, now=timezone.now())
             # A release ended before its opening says when it was to open.
             opening = {"opens": opens_at.isoformat()} if before else {}
             services.audit(user=request.user, sequential=sequential, action="freeze", **opening)

@@ -4,7 +4,8 @@ phase open now and leaves one not open yet as planned (``pwscup.competitions.pha
 the results are published and hidden by ``two_sided_results_publish`` /
 ``two_sided_results_hide``, the phases are the core's release and attack phases, edited
 under ``two_sided_phases_edit``'s rules. The kind gives its row of the round, its freeze, its
-early attack phase and the words of each step."""
+early attack phase (each ends the release phase: before it opens, only when the organizer
+ticks the box, ``two_sided_release_end``) and the words of each step."""
 
 from collections.abc import Callable
 
@@ -18,13 +19,15 @@ from pwscup.submissions.services.two_sided import (
     two_sided_results_hide,
     two_sided_results_publish,
 )
+from pwscup.submissions.services.two_sided_freeze import two_sided_release_end
 
 
 def two_sided_lifecycle(
     *, state: Callable, freeze: Callable, attack_now: Callable, **texts
 ) -> TwoSidedLifecycle:
     """The lifecycle of a kind whose row of the round is read by ``state(round)``, frozen by
-    ``freeze(row, user)`` and moved to its attack phase by ``attack_now(row, user)``;
+    ``freeze(row, user, early)`` and moved to its attack phase by ``attack_now(row, user,
+    early)`` (``early``: the release phase ends before it opens, ``two_sided_release_end``);
     ``texts``: ``freeze_text``, ``attack_now_text``, ``publish_text`` and ``hide_text``."""
     return TwoSidedLifecycle(
         state=state,
@@ -37,6 +40,7 @@ def two_sided_lifecycle(
         hide=lambda row, user: two_sided_results_hide(state=row, user=user),
         release_kind=RELEASE,
         attack_kind=ATTACK,
+        release_end=two_sided_release_end,
         phases_edit=two_sided_phases_edit(state),
         **texts,
     )

@@ -11,9 +11,11 @@ from pwscup.synthetic.selectors import synthetic_of
 
 LIFECYCLE = two_sided_lifecycle(
     state=synthetic_of,
-    freeze=lambda synthetic, user: services.round_freeze(synthetic=synthetic, user=user),
-    attack_now=lambda synthetic, user: services.attack_phase_open_now(
-        synthetic=synthetic, user=user
+    freeze=lambda synthetic, user, early: services.round_freeze(
+        synthetic=synthetic, user=user, early=early
+    ),
+    attack_now=lambda synthetic, user, early: services.attack_phase_open_now(
+        synthetic=synthetic, user=user, early=early
     ),
     freeze_text=gettext_lazy(
         "Each team's final release (the one it selected, else its last valid one) is "

@@ -97,6 +97,11 @@ class Player:
         A team's attack names one target, under a limit per target (a core attack phase's
         ``Phase.target_limit``, or the kind's own: ``attack_target_limit_set``):
         ``target_arena`` and ``attack`` are played (``test_uploads_conform.py``).
+    window_ends : tuple
+        The kind's console actions that end its first upload window (a freeze, a close:
+        ``RoundAction.ends``), offered once the round is ``postpone``-d: before the window
+        opens, each is done only with the confirmation's box
+        (``test_lifecycle_conform.py``).
     holds_files : bool
         An ``arena``'s round holds files in the storage (an original, a master, a pool, the
         organizer's packs): its deletion removes them (``test_round_delete_conform.py``).
@@ -110,6 +115,7 @@ class Player:
     page_queries: dict[str, int] = {}
     attack_matrix: bool = False
     attack_targets: bool = False
+    window_ends: tuple[str, ...] = ()
     holds_files: bool = True
 
     def install(self) -> None:
@@ -138,9 +144,8 @@ class Player:
         for name in self.before_publish:
             action = kind.console_actions(arena.round).get(name)
             if action is not None:
-                action.perform(user=arena.organizer, round=arena.round)
-        actions = kind.console_actions(arena.round)
-        actions[self.publish_action].perform(user=arena.organizer, round=arena.round)
+                confirmed(action, arena)
+        confirmed(kind.console_actions(arena.round)[self.publish_action], arena)
 
     def submit(self, arena: Arena, letter: str, content: bytes, *, name: str = "upload.csv"):
         """Team ``letter`` uploads ``content`` through the kind's upload service; returns the
@@ -219,6 +224,13 @@ class Player:
                 with row.file.open("rb") as handle:
                     found.append(handle.read())
         return found
+
+
+def confirmed(action, arena: Arena) -> str:
+    """``action`` (a ``RoundAction``) done as the arena's organizer confirms it: the box *end
+    it before it opens* ticked, when the action ends a window (``RoundAction.ends``)."""
+    early = {"early": True} if action.ends else {}
+    return action.perform(user=arena.organizer, round=arena.round, **early)
 
 
 def organizer_page(arena: Arena, url: str) -> str:

@@ -9,12 +9,16 @@ import io
 import json
 import re
 import zipfile
+import zoneinfo
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.archives.services import archive_publish
 from pwscup.bundles.services import competition_clone, competition_export, competition_import
+from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import round_core_update
 from pwscup.console.services import console_team_disqualify, console_team_reinstate
 from pwscup.kinds import kind_of
@@ -22,6 +26,7 @@ from pwscup.kinds.archives import SECRETS
 from pwscup.kinds.two_sided import TwoSidedKind
 from tests.kinds.players import creator
 from tests.pwscup.bundle_helpers import rebuilt
+from tests.pwscup.rendered_forms import post_as_rendered
 
 STATES = ("open", "closed", "published")
 # The archive's ranking tables, by name (leaderboard.csv, attack_ranking.csv, final_*.csv);
@@ -210,3 +215,61 @@ def test_a_disqualified_team_leaves_the_results_until_reinstated(player, arena_o
     assert seen() == (False, False)
     console_team_reinstate(user=arena.organizer, team=arena.teams["a"])
     assert seen() == (True, True)
+
+
+def signed_in(user, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def test_an_action_ending_a_window_not_open_yet_is_done_only_with_the_box(player, arena_of):
+    """Each console action of ``Player.window_ends`` ends the round's first upload window (a
+    freeze, a close). Before that window opens, posted as rendered, it is refused in both
+    languages with the core's words and changes nothing; with the confirmation's box *end it
+    before it opens* ticked, it is done and its audit line keeps the opening it cut short.
+    No other action offered then ends a window not open yet."""
+    for name in player.window_ends:
+        arena = arena_of()
+        player.postpone(arena)
+        first = kind_of(arena.round).schedule_lines(arena.round)[0]
+        opens, zone = first["opens_at"], arena.round.timezone
+        at = f"{opens.astimezone(zoneinfo.ZoneInfo(zone)):%Y-%m-%d %H:%M} ({zone})"
+        url = reverse("console:round_action", args=[arena.competition.slug, arena.round.slug, name])
+        for language, words in (
+            ("en", f"{first['label']} opens at {at}: ended now, it would never take an upload."),
+            ("ja", "いま終えると、アップロードを一度も受け付けません。何も行っていません。"),
+        ):
+            client = signed_in(arena.organizer, language)
+            refused = post_as_rendered(client, url, f"confirm-{name}")
+            assert refused.status_code == 302
+            assert words in client.get(refused.url).content.decode(), (name, language)
+        assert not AuditEntry.objects.filter(round=arena.round, detail__has_key="opens").exists()
+        page = client.get(url).content.decode()
+        assert 'data-testid="end-early"' in page and 'data-testid="before-opening"' in page
+        client = signed_in(arena.organizer)
+        done = post_as_rendered(client, url, f"confirm-{name}", {"early": True})
+        assert 'class="error"' not in client.get(done.url).content.decode(), name
+        player.run_jobs()
+        line = AuditEntry.objects.filter(round=arena.round, detail__has_key="opens").get()
+        assert line.detail["opens"] == opens.isoformat()
+        arena.round.refresh_from_db()
+        assert ending_actions(arena.round) == set(), name
+    arena = arena_of()
+    player.postpone(arena)
+    assert ending_actions(arena.round) == set(player.window_ends)
+
+
+def ending_actions(round_) -> set[str]:
+    """The console actions offered now that end an upload window not open yet."""
+    now = timezone.now()
+    ends = {
+        name: action.ends(round=round_)
+        for name, action in kind_of(round_).console_actions(round_).items()
+        if action.ends is not None
+    }
+    return {
+        name
+        for name, window in ends.items()
+        if window is not None and window.opens_at is not None and now < window.opens_at
+    }

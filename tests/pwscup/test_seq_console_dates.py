@@ -232,12 +232,12 @@ def test_a_release_not_open_yet_is_frozen_only_when_the_organizer_ends_it_early(
     url = reverse("sequential:action", args=[world.competition.slug, world.round.slug, "freeze"])
     opens_text = opens.astimezone(zoneinfo.ZoneInfo(world.round.timezone))
     said = (
-        f"Release 1 opens at {opens_text:%Y-%m-%d %H:%M} ({world.round.timezone}): frozen now, "
+        f"Release 1 opens at {opens_text:%Y-%m-%d %H:%M} ({world.round.timezone}): ended now, "
         "it would never take an upload."
     )
     for language, text in (
         ("en", said),
-        ("ja", "いま凍結すると、アップロードを一度も受け付けません。何も凍結していません。"),
+        ("ja", "いま終えると、アップロードを一度も受け付けません。何も行っていません。"),
     ):
         client = signed_in(world.organizer, language)
         page = client.get(url).content.decode()

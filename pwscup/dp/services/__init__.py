@@ -25,6 +25,7 @@ from pwscup.dp.services.rounds import (
     dp_round_score,
     dp_round_score_by_id,
     dp_round_score_request,
+    dp_round_window_end,
     dp_round_window_set,
     dp_rounds_score_closed,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "dp_round_score_by_id",
     "dp_round_score_request",
     "dp_round_close_now",
+    "dp_round_window_end",
     "dp_round_rescore",
     "dp_round_window_set",
     "dp_rounds_score_closed",

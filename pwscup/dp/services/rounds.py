@@ -19,13 +19,15 @@ from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound, Estimate
-from pwscup.dp.services.common import SCORE_DP_ROUND
+from pwscup.dp.services.common import RELEASE_PHASE_LABEL, SCORE_DP_ROUND
 from pwscup.dp.services.estimates import dp_estimates_build_queued
+from pwscup.kinds.actions import WindowEnd
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notify_participants
 from pwscup.submissions.broker import job_send
 from pwscup.submissions.services.maintenance import uploads_in_flight
+from pwscup.submissions.services.windows import window_end_check
 
 Action = AuditEntry.Action
 
@@ -179,15 +181,30 @@ def dp_round_score_request(*, dp_round: DPRound) -> None:
         job_send(SCORE_DP_ROUND, dp_round.pk)
 
 
-def dp_round_close_now(*, dp_round: DPRound, now=None) -> None:
+def dp_round_window_end(*, dp_round: DPRound, now=None) -> WindowEnd | None:
+    """The window *Close now* ends (``RoundAction.ends``): the release phase, until it has
+    closed (at ``now``)."""
+    if dp_round.has_closed(now or timezone.now()):
+        return None
+    return WindowEnd(label=str(RELEASE_PHASE_LABEL), opens_at=dp_round.opens_at)
+
+
+def dp_round_close_now(*, dp_round: DPRound, now=None, early: bool = False) -> dict:
     """Close the release phase now (queries, releases and estimates are refused from
-    ``now``) and send the scoring to the worker: the scores appear once it has run."""
+    ``now``) and send the scoring to the worker: the scores appear once it has run. Before
+    the phase opens, refused (409) unless ``early`` (``window_end_check``). Returns what the
+    action's audit line adds (the opening it cut short)."""
     now = now or timezone.now()
-    if dp_round.has_closed(now):
-        return
+    window = dp_round_window_end(dp_round=dp_round, now=now)
+    if window is None:
+        return {}
+    opening = window_end_check(
+        window=window, time_zone=dp_round.round.timezone, now=now, early=early
+    )
     # An action, not an edit: the planned window stays what a bundle exports (``window_move``).
     window_move(window=dp_round, opens_at=min(dp_round.opens_at, now), closes_at=now)
     dp_round_score_request(dp_round=dp_round)
+    return opening
 
 
 def dp_round_rescore(*, dp_round: DPRound) -> bool:

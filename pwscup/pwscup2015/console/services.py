@@ -2,11 +2,14 @@
 leaves an entry in the audit log."""
 
 from django.db import transaction
+from django.utils import timezone
 
-from pwscup.competitions.models import AuditEntry, Round
+from pwscup.competitions.models import AuditEntry, Phase, Round
 from pwscup.competitions.organizer_files import ORIGINAL_FIELDS, round_original_store
 from pwscup.competitions.phase_close import close_open_phases
+from pwscup.competitions.selectors import phase_of
 from pwscup.competitions.services import audit_record, phase_set, round_core_apply
+from pwscup.kinds.actions import WindowEnd
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import RoundOperation
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
@@ -23,6 +26,7 @@ from pwscup.pwscup2015.services.rounds import (
     round_phases_check,
     round_settings_check,
 )
+from pwscup.submissions.services.windows import phase_window_end, window_end_check
 
 Action = AuditEntry.Action
 
@@ -160,18 +164,38 @@ def _phases_after_check(*, round: Round, phases: dict, allow_attack_before_close
     )
 
 
-def _operation_request(*, user, round: Round, request, action) -> RoundOperation:
+def _operation_request(*, user, round: Round, request, action, **detail) -> RoundOperation:
     """Ask for a background operation (``request(round=…, requested_by=…)``) and record it
-    under ``action``; its progress shows on the control page."""
+    under ``action`` (with ``detail``); its progress shows on the control page."""
     operation = request(round=round, requested_by=user)
-    _audit(user=user, round=round, action=action, operation=operation.pk)
+    _audit(user=user, round=round, action=action, operation=operation.pk, **detail)
     return operation
 
 
-def console_round_freeze(*, user, round: Round) -> RoundOperation:
-    """Ask for a freeze (a background operation); its progress shows on the control page."""
+def freeze_window_end(*, round: Round) -> WindowEnd | None:
+    """The window a freeze ends (``RoundAction.ends``): the anonymization phase, until the
+    round is frozen (a freeze again ends nothing)."""
+    if round.pwscup2015.frozen_at is not None:
+        return None
+    return phase_window_end(phase_of(round=round, kind=Phase.Kind.ANONYMIZATION))
+
+
+def console_round_freeze(*, user, round: Round, early: bool = False) -> RoundOperation:
+    """Ask for a freeze (a background operation); its progress shows on the control page.
+    Before the anonymization phase opens it would end that phase before any upload: refused
+    (409) unless ``early`` (the confirmation's box; ``window_end_check``)."""
+    opening = window_end_check(
+        window=freeze_window_end(round=round),
+        time_zone=round.timezone,
+        now=timezone.now(),
+        early=early,
+    )
     return _operation_request(
-        user=user, round=round, request=round_freeze_request, action=Action.ROUND_FROZEN
+        user=user,
+        round=round,
+        request=round_freeze_request,
+        action=Action.ROUND_FROZEN,
+        **opening,
     )
 
 

@@ -13,26 +13,28 @@ from pwscup.scorer.services.upload_files import kept_files_refusal
 from pwscup.submissions import broker
 from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.services.jobs import job_reset
-from pwscup.submissions.services.two_sided import (
+from pwscup.submissions.services.two_sided_freeze import (
     two_sided_attack_phase_open_now,
     two_sided_freeze,
 )
 
 
-def round_freeze(*, scorer: ScorerRound, user=None, now=None) -> list[Target]:
+def round_freeze(*, scorer: ScorerRound, user=None, now=None, early: bool = False) -> list[Target]:
     """Publish every team's final release as a target (its public files become the other
     teams' downloads); release uploads are refused from now. Freezing again republishes only
-    the targets whose final release changed. Returns the targets (re)published."""
+    the targets whose final release changed. Before the release phase opens, only
+    ``early`` (``two_sided_freeze``). Returns the targets (re)published."""
     return two_sided_freeze(
         state=scorer,
         final_release=lambda state, team: selectors.final_release(scorer=state, team=team),
         user=user,
         now=now,
+        early=early,
     )
 
 
 def attack_phase_open_now(
-    *, scorer: ScorerRound, user=None, now=None
+    *, scorer: ScorerRound, user=None, now=None, early: bool = False
 ) -> tuple[list[Target], Phase]:
     """From the release phase to the attack phase ahead of the schedule: the release phase
     closes now, the releases are frozen and the attack phase opens now (the core's
@@ -42,6 +44,7 @@ def attack_phase_open_now(
         freeze=lambda state, now: round_freeze(scorer=state, user=user, now=now),
         user=user,
         now=now,
+        early=early,
     )
 
 

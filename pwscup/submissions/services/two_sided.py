@@ -1,7 +1,8 @@
 """A two-sided round (a release phase, then an attack phase on the frozen releases), for the
 kinds that play one (synthetic data, the organizer's own program): the phases' names and
 their settings, the checks of an upload's window (on the core's ``window_check``), the
-team's final release, the freeze, opening the attack phase now and the publication.
+team's final release and the publication (the freeze and opening the attack phase now:
+``two_sided_freeze``).
 
 The kind keeps its own row of the round (``state``: ``round``, ``frozen_at``,
 ``results_published``), with its releases as ``state.releases`` and its targets as
@@ -19,12 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import AuditEntry, Phase, Round
+from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.selectors import phase_of
 from pwscup.competitions.services import (
     phase_set,
     round_audit_record,
-    round_phase_open_now,
     round_phases_close,
 )
 from pwscup.competitions.windows import same_minute
@@ -32,7 +32,6 @@ from pwscup.core.errors import Refused
 from pwscup.core.row_locks import team_row_lock
 from pwscup.kinds.phases_edit import PhasesEdit
 from pwscup.kinds.registry import kind_of
-from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.publication import results_shown
@@ -297,78 +296,6 @@ def two_sided_locked(state):
     round's teams, its freeze or its publication takes it, so two of them never
     interleave)."""
     return type(state).objects.select_for_update().select_related("round").get(pk=state.pk)
-
-
-def two_sided_freeze(
-    *,
-    state,
-    final_release: Callable,
-    user=None,
-    now: dt.datetime | None = None,
-    target_defaults: dict | None = None,
-    target_task: str | None = None,
-) -> list:
-    """Publish the final release of every team of the competition (``final_release(state,
-    team)``, the kind's rule; ``None``: the team has none), by team name, as a target, with
-    ``target_defaults`` (the target's own fields) and its job ``target_task`` sent once
-    committed, when the kind has one; releases are refused from ``now``. Freezing again
-    republishes only the targets whose final release changed. The teams are told of the
-    first freeze (even one publishing nothing: the attack phase has begun) and of a freeze
-    again only when it republished a target (*Open the attack phase now* after *Freeze*
-    tells them nothing new). Returns the targets (re)published."""
-    now = now or timezone.now()
-    changed = []
-    with transaction.atomic():
-        state = two_sided_locked(state)
-        first = state.frozen_at is None
-        teams = Team.objects.filter(competition_id=state.round.competition_id).order_by("name")
-        for team in teams:
-            release = final_release(state, team)
-            if release is None:
-                continue
-            target = state.targets.filter(team=team).first()
-            if target is not None and target.release_id == release.pk:
-                continue
-            target, _created = state.targets.update_or_create(
-                team=team, defaults={"release": release, **(target_defaults or {})}
-            )
-            changed.append(target)
-        type(state).objects.filter(pk=state.pk).update(frozen_at=now)
-        round_audit_record(
-            user=user, round=state.round, action=Action.ROUND_FROZEN, targets=len(changed)
-        )
-        if target_task is not None:
-            transaction.on_commit(lambda: [broker.job_send(target_task, t.pk) for t in changed])
-    if first or changed:
-        notify_round_frozen(round=state.round, frozen_at=now)
-    return changed
-
-
-def two_sided_attack_phase_open_now(
-    *, state, freeze: Callable, user=None, now: dt.datetime | None = None
-) -> tuple[list, Phase]:
-    """From the release phase to the attack phase ahead of the schedule: the release phase
-    closes now, the releases are frozen (``freeze(state, now)``, the kind's freeze) and the
-    attack phase opens now (``round_phase_open_now``, the core's rule). Refused (409) once
-    the results are published: a published ranking never changes. Returns the targets
-    (re)published and the phase."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        state = two_sided_locked(state)
-        if state.results_published:
-            raise Refused(
-                _("The results are published: the attack phase cannot open again."), status=409
-            )
-        attack = round_phase_open_now(round=state.round, kind=ATTACK, now=now)
-        round_audit_record(
-            user=user,
-            round=state.round,
-            action=Action.ROUND_EDITED,
-            attack_phase_opens=attack.opens_at.isoformat(),
-            attack_phase_closes=attack.closes_at.isoformat(),
-        )
-        targets = freeze(state, now)
-    return targets, attack
 
 
 def two_sided_results_publish(*, state, user=None) -> None:

@@ -8,7 +8,7 @@ from django.utils import timezone
 from pwscup.competitions.models import Phase
 from pwscup.core.stored import stored_bytes
 from pwscup.submissions.services.jobs import job_execute, queued_values
-from pwscup.submissions.services.two_sided import (
+from pwscup.submissions.services.two_sided_freeze import (
     two_sided_attack_phase_open_now,
     two_sided_freeze,
 )
@@ -19,16 +19,20 @@ from scoring.synthetic.attack import dcr_attack, density_attack, null_attack, sc
 from scoring.synthetic.release import read_release
 
 
-def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynTarget]:
+def round_freeze(
+    *, synthetic: SyntheticRound, user=None, now=None, early: bool = False
+) -> list[SynTarget]:
     """Publish every team's final release as a target; uploads of releases are refused from
     now. Freezing again republishes only the targets whose final release changed (and
-    their built-in attacks are scored again). Returns the targets (re)published."""
+    their built-in attacks are scored again). Before the release phase opens, only ``early``
+    (``two_sided_freeze``). Returns the targets (re)published."""
     now = now or timezone.now()
     return two_sided_freeze(
         state=synthetic,
         final_release=lambda state, team: selectors.final_release(synthetic=state, team=team),
         user=user,
         now=now,
+        early=early,
         # A republished target's built-in attacks run again, from a fresh job.
         target_defaults={"builtin": {}, **queued_values(now), "finished_at": None},
         target_task=SCORE_TARGET_TASK,
@@ -36,7 +40,7 @@ def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynT
 
 
 def attack_phase_open_now(
-    *, synthetic: SyntheticRound, user=None, now=None
+    *, synthetic: SyntheticRound, user=None, now=None, early: bool = False
 ) -> tuple[list[SynTarget], Phase]:
     """The organizer's way from the release phase to the attack phase ahead of the schedule
     (a class playing both phases in one lesson): the release phase closes now, the releases
@@ -49,6 +53,7 @@ def attack_phase_open_now(
         freeze=lambda state, now: round_freeze(synthetic=state, user=user, now=now),
         user=user,
         now=now,
+        early=early,
     )
 
 

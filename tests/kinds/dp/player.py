@@ -11,12 +11,13 @@ from pwscup.dp.services import dp_round_score, dp_round_window_set
 from pwscup.dp.services.estimates import dp_estimate_check, dp_estimate_upload
 from pwscup.kinds import kind_of
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, uploaded
+from tests.kinds.players import Arena, Player, confirmed, uploaded
 from tests.pwscup.dp_world import build_dp_world
 
 
 class DPPlayer(Player):
     key = "dp"
+    window_ends = ("close",)  # each ends the first window (test_lifecycle_conform.py)
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 6, "data": 4, "rules": 3, "submit": 6, "results": 6}
 
@@ -60,8 +61,7 @@ class DPPlayer(Player):
         """A DP round's results are out once its phase has closed and it is scored: the
         console's *Close now and score* (or *Score again* once closed), then the scoring job."""
         actions = kind_of(arena.round).console_actions(arena.round)
-        action = actions["close"] if "close" in actions else actions["score"]
-        action.perform(user=arena.organizer, round=arena.round)
+        confirmed(actions["close"] if "close" in actions else actions["score"], arena)
         arena.state.refresh_from_db()
         dp_round_score(dp_round=arena.state)
 

@@ -53,6 +53,7 @@ def part_of(truth, share: float):
 
 class Pwscup2015Player(Player):
     key = "pwscup2015"
+    window_ends = ("freeze",)  # each ends the first window (test_lifecycle_conform.py)
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     # The overview reads the team's live version for its ETag (a page kept by the browser:
     # pwscup/accounts/conditional.py).

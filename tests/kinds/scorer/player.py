@@ -45,6 +45,7 @@ def zip_members(data: bytes) -> dict[str, bytes]:
 
 class ScorerPlayer(Player):
     key = "scorer"
+    window_ends = ("freeze", "attack_now")  # each ends the first window (test_lifecycle_conform.py)
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py);
     # the Overview, Submit and Results tabs read which of the team's uploads an older program
     # scored (the Results tab also the current version: two queries, whatever the teams); the

@@ -44,6 +44,7 @@ def answer(labels, *, right: bool) -> bytes:
 
 class SyntheticPlayer(Player):
     key = "synthetic"
+    window_ends = ("freeze", "attack_now")  # each ends the first window (test_lifecycle_conform.py)
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 3, "data": 7, "rules": 3, "submit": 12, "results": 10}
     attack_matrix = True
