@@ -24,7 +24,10 @@ class NewCompetitionForm(forms.Form):
     slug = competition_address_field()
     start = local_datetime_field(
         _("Start"),
-        help_text=_("The earliest opening of any round; every other date keeps its distance."),
+        help_text=_(
+            "When the rounds imported or copied begin: the earliest opening among them; every "
+            "other date keeps its distance."
+        ),
     )
     timezone = TimeZoneField(label=_("Time zone of the start"))
     closed_allowed = forms.BooleanField(

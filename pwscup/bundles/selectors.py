@@ -15,6 +15,7 @@ from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
 from pwscup.kinds import kind_of
+from pwscup.kinds.bundle_anchor import schedule_anchor
 from pwscup.kinds.bundles import ExportOptions, RoundBundle, offset_from
 from pwscup.presentations.selectors import competition_windows
 
@@ -42,18 +43,15 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
 
 
 def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.datetime:
-    """The moment every time of the bundle is an offset from: the earliest opening of any
-    round's schedule as planned (``RoundKind.schedule_plan``: what the kinds export); when no round has an opening (a
-    sequential round open since its creation), the earliest close; else the competition's
-    creation. The import puts the anchor at the start it is given, so the anchor must be a
+    """The moment every time of the bundle is an offset from (``schedule_anchor``): the
+    earliest opening of any round's schedule as planned (``RoundKind.schedule_plan``: what
+    the kinds export); when no round has an opening (a sequential round open since its
+    creation), the earliest close; else the competition's creation. The import puts the anchor at the start it is given, so the anchor must be a
     time of the schedule itself: the creation of the competition would move with every
     import, and an exported copy would not equal its source."""
     plans = [window for round_ in rounds for window in kind_of(round_).schedule_plan(round_)]
-    for index in (0, 1):  # the openings, else the closes
-        times = [window[index] for window in plans if window[index] is not None]
-        if times:
-            return min(times)
-    return competition.created_at
+    anchor = schedule_anchor(plans)
+    return competition.created_at if anchor is None else anchor
 
 
 def competition_bundle(*, competition: Competition, options: ExportOptions | None = None) -> Bundle:

@@ -24,7 +24,7 @@ from pwscup.bundles.manifest import (
 )
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
-from pwscup.bundles.subset import rounds_kept
+from pwscup.bundles.subset import kept_start, rounds_kept
 from pwscup.bundles.zipped import ZipLimits, zip_read
 from pwscup.competitions.addresses import slug_check
 from pwscup.competitions.choice_services import choices_set
@@ -102,7 +102,8 @@ def competition_import(
     """A new competition organized by ``user`` from the bundle ``bundle_file`` (a binary
     file object), its times ``start`` plus the bundle's offsets; ``name`` empty: the
     bundle's. ``rounds``: the addresses of the bundle's rounds to import (``None``: every
-    one), the others left out as a clone leaves them (``rounds_kept``). Without
+    one), the others left out as a clone leaves them (``rounds_kept``), the earliest time of
+    those imported on ``start`` (``kept_start``). Without
     ``closed_allowed`` (the console's pages and ``bundle_import`` unless the organizer
     confirms), a start that leaves a phase closed already is refused
     (``closed.closed_phases_check``). Needs the right to create competitions.
@@ -196,6 +197,7 @@ def _import(
     manifest = manifest_parse(members.pop(MANIFEST_NAME))
     round_files = round_files_listed(manifest, members)
     if keep is not None:
+        start = kept_start(manifest, keep, start)
         round_files = rounds_kept(manifest, round_files, keep)
     with files_recorded(), transaction.atomic():
         described = manifest["competition"]

@@ -1,12 +1,15 @@
 """A copy that keeps some of a bundle's rounds (a clone's ticked rounds, an import's chosen
 ones): what of the manifest goes with them. The one owner of the rule for both."""
 
+import datetime as dt
 import re
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.standings_services import FIRST_KEY
+from pwscup.kinds import get_kind
+from pwscup.kinds.bundle_anchor import schedule_anchor
 
 # Round addresses as typed in one field or option: separated by commas or spaces.
 ADDRESS_SEPARATORS = re.compile(r"[\s,]+")
@@ -75,3 +78,34 @@ def _divisions_kept(manifest: dict, keep: set[str]) -> None:
     ]
     manifest["standings"] = divisions[0] if divisions else None
     manifest["standings_divisions"] = divisions[1:]
+
+
+def kept_start(manifest: dict, keep: set[str], start: dt.datetime) -> dt.datetime:
+    """Where the bundle's anchor goes so that the rounds ``keep`` begin at ``start``: the
+    earliest time of theirs (``schedule_anchor``: an opening, else a close) on ``start``, every
+    other time keeping its distance. ``start`` itself when they begin with the whole bundle
+    (every round kept among them). Call it before ``rounds_kept`` leaves the others out."""
+    kept = _offset_anchor(entry for entry in manifest["rounds"] if entry["slug"] in keep)
+    whole = _offset_anchor(manifest["rounds"])
+    if kept is None or whole is None:
+        return start
+    try:
+        return start - (kept - whole)
+    except OverflowError:
+        raise ValidationError(
+            {"start": _("The rounds to import begin too far from this start.")}
+        ) from None
+
+
+def _offset_anchor(entries) -> dt.timedelta | None:
+    """The earliest time of the rounds ``entries`` of a manifest, as an offset from the
+    bundle's anchor (their kinds read their windows, ``RoundKind.bundle_schedule``); a round
+    of a kind this site lacks has none (its import is refused)."""
+    windows = []
+    for entry in entries:
+        try:
+            kind = get_kind(entry["kind"])
+        except ValidationError:
+            continue
+        windows += kind.bundle_schedule(entry["settings"])
+    return schedule_anchor(windows)

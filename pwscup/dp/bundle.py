@@ -21,6 +21,7 @@ from pwscup.dp import engine
 from pwscup.dp.config_paths import config_path
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.bundle_anchor import window_offsets
 from pwscup.kinds.bundle_files import ORIGINAL, original_required
 from pwscup.kinds.bundles import (
     BundleChecks,
@@ -57,6 +58,11 @@ CREATION = RoundCreation(
 
 
 # --- export ----------------------------------------------------------------------------------
+
+
+def bundle_schedule(settings: dict) -> list[tuple]:
+    """The release window of the ``schedule`` setting (``RoundKind.bundle_schedule``)."""
+    return window_offsets(settings.get("schedule"))
 
 
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:

@@ -65,7 +65,7 @@ class RoundKind(FaceHooks, ResultsHooks):
     bundle_module : module
         The round in a competition bundle: ``round_bundle(round, anchor=, options=)`` and
         ``round_from_bundle(competition=, entry=, start=, user=)`` (``bundle_export``,
-        ``bundle_import``).
+        ``bundle_import``), and ``bundle_schedule(settings)``.
     demo_module : module
         The kind's demo rounds: ``demo_load(competition, organizer=)`` (``demo_load``).
     counted_row : str
@@ -275,6 +275,18 @@ class RoundKind(FaceHooks, ResultsHooks):
         return self.bundle_module.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
+
+    def bundle_schedule(self, settings) -> list[tuple]:
+        """The round's windows as a bundle's ``settings`` hold them (``bundle_export`` wrote
+        them), ``(opens_at, closes_at)`` each a ``datetime.timedelta`` after the bundle's
+        anchor (``None``: no such time, or no duration: ``bundle_import`` refuses it), as
+        ``bundle_import`` would place them at an anchor: an import of some of a bundle's
+        rounds puts the earliest of them on its start (``schedule_anchor``). Nothing is
+        checked. Default: the declared ``bundle_module``'s ``bundle_schedule``; ``[]``
+        without one (the rounds keep their distance from the bundle's anchor)."""
+        if not isinstance(settings, dict):
+            return []
+        return self._declared(self.bundle_module, "bundle_schedule", [], settings)
 
     def archive_members(self, round, *, secrets: frozenset[str]):
         """The round's published outcome for the results archive, as

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.utils.dateparse import parse_duration
 from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.kinds.bundle_anchor import offset_read
 from pwscup.kinds.bundle_checks import BundleChecks
 from pwscup.kinds.round_basics import RoundBasics
 
@@ -136,7 +136,7 @@ def at_offset(offset, start: dt.datetime, *, field: str) -> dt.datetime:
 
     Raises ``ValidationError`` keyed ``field`` naming the value when it is not a duration.
     """
-    duration = parse_duration(offset) if isinstance(offset, str) else None
+    duration = offset_read(offset)
     if duration is None:
         raise ValidationError(
             {

@@ -23,6 +23,7 @@ from pwscup.competitions.models import Phase
 from pwscup.core.errors import scoring_errors_by, scoring_form_error
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.stored import stored_bytes
+from pwscup.kinds.bundle_anchor import phases_offsets
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
@@ -57,6 +58,11 @@ FLAGS = ("auto_freeze", "allow_attack_before_close")
 SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric", *FLAGS, "phases")
 # Optional: a bundle written before them has no range rule and publishes every row.
 OPTIONAL_KEYS = ("value_ranges", "published_rows")
+
+
+# The windows of the ``phases`` setting, where an import of some rounds puts its start
+# (``RoundKind.bundle_schedule``).
+bundle_schedule = phases_offsets
 
 
 def round_bundle(round, *, anchor, options=None):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
+from pwscup.kinds.bundle_anchor import offset_read
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
@@ -94,6 +95,22 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
         },
         files=files,
     )
+
+
+def bundle_schedule(settings: dict) -> list[tuple]:
+    """Release 1's opening, then each close (the releases', the attack phase's) as
+    offsets (``RoundKind.bundle_schedule``): the opening read as ``_opening`` reads it (none
+    in the bundle: at the anchor, unless release 1 closes there already)."""
+    schedule = settings.get("schedule")
+    schedule = schedule if isinstance(schedule, dict) else {}
+    steps = schedule.get("step_closes")
+    closes = [offset_read(at) for at in steps] if isinstance(steps, list) else []
+    opens = offset_read(schedule.get("opens"))
+    first = closes[0] if closes else None
+    if "opens" not in schedule and (first is None or first > dt.timedelta(0)):
+        opens = dt.timedelta(0)
+    closes.append(offset_read(schedule.get("attack_close")))
+    return [(opens, None), *((None, at) for at in closes)]
 
 
 # --- import ----------------------------------------------------------------------------------

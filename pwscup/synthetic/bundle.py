@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
+from pwscup.kinds.bundle_anchor import phases_offsets
 from pwscup.kinds.bundle_files import ORIGINAL, file_kept, original_required
 from pwscup.kinds.bundles import (
     BundleChecks,
@@ -63,6 +64,11 @@ CREATION = RoundCreation(synthetic_round_create, fields={"table": ORIGINAL, **SE
 
 
 # --- export ----------------------------------------------------------------------------------
+
+
+# The windows of the ``phases`` setting, where an import of some rounds puts its start
+# (``RoundKind.bundle_schedule``).
+bundle_schedule = phases_offsets
 
 
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:

@@ -9,8 +9,12 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_duration
+from django.utils.duration import duration_iso_string
 
 from pwscup.bundles import services
 from pwscup.bundles.selectors import competition_bundle
@@ -29,8 +33,9 @@ from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered
 pytestmark = pytest.mark.django_db
 
 
-def _two_rounds(world) -> Competition:
-    """A competition of two rounds, r1 and r2, organized by the world's organizer."""
+def _two_rounds(world, *, later: dt.timedelta = dt.timedelta(0)) -> Competition:
+    """A competition of two rounds, r1 and r2, organized by the world's organizer; r2 as r1,
+    each of its times ``later``."""
     data = competition_bundle(competition=world.competition).data
     original = members_of(data)["rounds/r1/original.csv"]
 
@@ -38,6 +43,9 @@ def _two_rounds(world) -> Competition:
         twin = copy.deepcopy(manifest["rounds"][0])
         twin.update(slug="r2", order=2, name="Round 2")
         twin["files"]["original.csv"]["path"] = "rounds/r2/original.csv"
+        for phase in twin["settings"]["phases"].values():
+            for key in ("opens_at", "closes_at"):
+                phase[key] = duration_iso_string(parse_duration(phase[key]) + later)
         manifest["rounds"].append(twin)
 
     two_rounds = rebuilt(data, change=two, files={"rounds/r2/original.csv": original})
@@ -154,14 +162,78 @@ def test_the_import_page_imports_only_the_rounds_typed_as_a_clone_keeps_them(cli
     assert _divisions_of(picked) == [("attack", ["r2"])]
 
 
-def test_bundle_import_takes_the_rounds_to_import(world, tmp_path):
-    last = _two_rounds(world)
+def _windows(competition: Competition, slug: str) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The round ``slug``'s phases in ``competition``, ``(opens_at, closes_at)`` in order."""
+    phases = competition.rounds.get(slug=slug).phases.order_by("opens_at", "closes_at")
+    return list(phases.values_list("opens_at", "closes_at"))
+
+
+def _from(start: dt.datetime, *hours: tuple[int, int]) -> list[tuple[dt.datetime, dt.datetime]]:
+    return [(start + dt.timedelta(hours=a), start + dt.timedelta(hours=b)) for a, b in hours]
+
+
+# The world's round: anonymization 0 h → 2 h, attack 0 h → 3 h; r2 begins 2 h after r1.
+LATER = dt.timedelta(hours=2)
+
+
+def test_bundle_import_of_a_later_round_opens_it_on_the_start_typed(world, tmp_path):
+    last = _two_rounds(world, later=LATER)
     path = tmp_path / "last.zip"
     path.write_bytes(competition_bundle(competition=last).data)
     organizer = creator(world.organizer)
     call_command(
         "bundle_import", str(path), "--slug", "cli", "--start", "2031-04-01T09:00+09:00",
-        "--organizer", organizer.username, "--rounds", "r1", stdout=io.StringIO(),
+        "--organizer", organizer.username, "--rounds", "r2", stdout=io.StringIO(),
     )  # fmt: skip
     imported = Competition.objects.get(slug="cli")
-    assert list(imported.rounds.values_list("slug", flat=True)) == ["r1"]
+    assert list(imported.rounds.values_list("slug", flat=True)) == ["r2"]
+    assert _windows(imported, "r2") == _from(START - dt.timedelta(hours=9), (0, 2), (0, 3))
+
+
+def test_a_whole_import_keeps_the_later_round_later_and_a_clone_of_it_starts_it(world):
+    last = _two_rounds(world, later=LATER)
+    organizer = creator(world.organizer)
+    both = services.competition_import(
+        bundle_file=io.BytesIO(competition_bundle(competition=last).data), name="", slug="both",
+        start=START, user=organizer, rounds={"r1", "r2"},
+    )  # fmt: skip
+    assert _windows(both, "r1") == _from(START, (0, 2), (0, 3))
+    assert _windows(both, "r2") == _from(START, (2, 4), (2, 5))
+    copied = services.competition_clone(
+        competition=last, name="", slug="copied", start=START, user=organizer, rounds={"r2"}
+    )
+    assert _windows(copied, "r2") == _from(START, (0, 2), (0, 3))
+
+
+def test_the_closed_phases_refused_are_those_of_the_later_round_on_the_start(world):
+    last = _two_rounds(world, later=LATER)
+    # r2's anonymization closed half an hour ago, its attack phase closes in half an hour.
+    start = timezone.now() - dt.timedelta(hours=2.5)
+    with pytest.raises(ValidationError) as refused:
+        services.competition_clone(
+            competition=last, name="", slug="late", start=start, user=creator(world.organizer),
+            rounds={"r2"}, closed_allowed=False,
+        )  # fmt: skip
+    (message,) = refused.value.message_dict["start"]
+    assert message.startswith(
+        "With this start, 1 phase would already be closed: Round 2 (r2): Anonymization phase"
+    )
+    assert not Competition.objects.filter(slug="late").exists()
+
+
+def test_a_kept_round_edited_to_begin_ages_later_is_refused_at_the_start(world):
+    last = _two_rounds(world)
+
+    def ages(manifest):
+        for phase in manifest["rounds"][1]["settings"]["phases"].values():
+            phase.update(opens_at="P999999990D", closes_at="P999999991D")
+
+    edited = rebuilt(competition_bundle(competition=last).data, change=ages)
+    with pytest.raises(ValidationError) as refused:
+        services.competition_import(
+            bundle_file=io.BytesIO(edited), name="", slug="ages", start=START,
+            user=creator(world.organizer), rounds={"r2"},
+        )  # fmt: skip
+    assert refused.value.message_dict == {
+        "start": ["The rounds to import begin too far from this start."]
+    }

@@ -20,9 +20,11 @@ from pwscup.bundles import services
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.kinds import kind_of
+from pwscup.kinds.bundle_anchor import schedule_anchor
 from tests.pwscup.bundle_helpers import (
     demo_bundle_with_a_broken_last_round_leaves_nothing,
     hooks_missing,
+    manifest_of,
     members_of,
 )
 from tests.pwscup.rendered_forms import post_as_rendered
@@ -230,6 +232,27 @@ def test_the_demo_competition_goes_round_trip(demo):
     again = competition_bundle(competition=new).data
     assert members_of(again)["manifest.json"] == members_of(data)["manifest.json"]
     assert members_of(again) == members_of(data)
+    # Each kind reads where its windows begin in the bundle as its import places them, so
+    # that an import of some rounds can put the earliest of theirs on its start.
+    entries = {entry["slug"]: entry for entry in manifest_of(data)["rounds"]}
+    for round_ in new.rounds.all():
+        kind = kind_of(round_)
+        begins = schedule_anchor(kind.bundle_schedule(entries[round_.slug]["settings"]))
+        assert start + begins == schedule_anchor(kind.schedule_plan(round_)), round_.slug
+
+
+def test_the_demo_s_scorer_round_imported_alone_opens_on_the_start(demo):
+    """Not on the opening of a round left out (the whole bundle's start)."""
+    organizer = demo.organizers.get(username="organizer")
+    data = competition_bundle(competition=demo).data
+    start = dt.datetime(2032, 5, 1, 1, 0, tzinfo=dt.UTC)
+    new = services.competition_import(
+        bundle_file=io.BytesIO(data), name="", slug="scorer-alone", start=start, user=organizer,
+        rounds={"scorer-demo"},
+    )  # fmt: skip
+    (round_,) = new.rounds.all()
+    release = round_.phases.order_by("opens_at").first()
+    assert release.opens_at == start
 
 
 def test_a_demo_bundle_whose_last_round_fails_leaves_nothing():
