@@ -6,7 +6,10 @@ with the reason) on the Overview, the competition page and in the API's round st
 release upload is not open, until the hidden data is uploaded."""
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from pwscup.api.services import api_token_create
 from pwscup.client import cli
@@ -42,9 +45,13 @@ def test_a_team_sees_the_round_wait_for_its_hidden_data_then_the_form(client):
     client.force_login(world.users["a"])
     submit = _tab(client, world, "submit")
     assert 'data-testid="upload-form"' not in submit
-    assert WAITING in submit
+    assert submit.count(WAITING) == 1
     overview = client.get(f"/c/{world.competition.slug}/{world.round.slug}/").content.decode()
-    assert WAITING in overview
+    # Said once, where the team reads first ("What to do now"); the schedule says on hold.
+    assert overview.count(WAITING) == 1
+    assert overview.index(WAITING) < overview.index('data-testid="schedule"')
+    assert 'class="state state-held">on hold<' in overview
+    assert "The release phase is on hold." in overview
     assert "Upload a release; the organizer" not in overview
     _upload_hidden_data(world)
     submit = _tab(client, world, "submit")
@@ -88,13 +95,10 @@ def test_the_schedule_and_the_api_say_the_release_phase_is_held(client, capsys, 
     printed = capsys.readouterr().out
     assert "on hold" in printed and WAITING in printed
     client.force_login(world.users["a"])
-    for page in (
-        f"/c/{world.competition.slug}/{world.round.slug}/",
-        reverse("competition_detail", args=[world.competition.slug]),
-    ):
-        text = client.get(page).content.decode()
-        assert 'class="state state-held">on hold<' in text, page
-        assert f'data-testid="held-reason">{WAITING}<' in text, page
+    page = reverse("competition_detail", args=[world.competition.slug])
+    text = client.get(page).content.decode()
+    assert 'class="state state-held">on hold<' in text
+    assert f'data-testid="held-reason">{WAITING}<' in text and text.count(WAITING) == 1
     overview = client.get(f"/c/{world.competition.slug}/{world.round.slug}/").content.decode()
     assert "The releases are not frozen yet: the release phase." not in overview
     _upload_hidden_data(world)
@@ -110,3 +114,29 @@ def test_the_schedule_and_the_api_say_the_release_phase_is_held(client, capsys, 
     assert [kind["open"] for kind in ready["submission_types"]] == [True]
     text = client.get(reverse("competition_detail", args=[world.competition.slug])).content
     assert b"state-held" not in text and b"held-reason" not in text
+
+
+def test_the_overview_says_why_once_to_a_visitor_and_the_organizer_in_both_languages(client):
+    """No "What to do now" list for them: the reason is the line below the schedule."""
+    world = scorer_world(slug="hw3", letters="a")
+    services.hidden_packs_await(scorer=world.scorer, packs=[("truth", "")])
+    overview = f"/c/{world.competition.slug}/{world.round.slug}/"
+    for user in (None, world.organizer):
+        if user is not None:
+            client.force_login(user)
+        text = client.get(overview).content.decode()
+        assert text.count(WAITING) == 1, user
+        assert f'data-testid="held-reason">{WAITING}<' in text, user
+        assert 'class="state state-held">on hold<' in text, user
+    client.force_login(world.users["a"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    with translation.override("ja"):
+        waiting = gettext(
+            "This round is not open yet: the organizers have still to upload its hidden "
+            "data (%(packs)s)."
+        ) % {"packs": "truth.zip"}
+    assert waiting != WAITING
+    text = client.get(overview).content.decode()
+    assert text.count(waiting) == 1
+    assert 'class="state state-held">保留中<' in text
+    assert "開示フェーズは保留中です。" in text
