@@ -19,6 +19,7 @@ from pwscup.competitions.admin_scope import (
 )
 from pwscup.core.form_fields import ConfigField, add_errors
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
+from pwscup.sequential.schedule_fields import ScheduleFields
 from pwscup.sequential.services import schedule_edit
 from pwscup.sequential.services.schedule_edit import ROW_FIELDS
 from pwscup.submissions.upload_admin import kept_upload_admin
@@ -39,10 +40,9 @@ class SequentialRoundForm(forms.ModelForm):
         model = SequentialRound
         # The settings the console's page also changes.
         fields = ROW_FIELDS
-        # Each release step is a window of its own.
+        # Each release step is a window of its own: the limits read as on the console's page.
         labels = {
-            "daily_limit": _("uploads per team per release per day"),
-            "total_limit": _("uploads per team per release"),
+            name: ScheduleFields.base_fields[name].label for name in ("daily_limit", "total_limit")
         }
         help_texts = {
             "attack_closes_at": _(
@@ -120,6 +120,14 @@ class SequentialRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, ad
 
     def save_model(self, request, obj, form, change):
         pass  # saved by the form's service (``SequentialRoundForm.clean``)
+
+    def get_readonly_fields(self, request, obj=None):
+        """The configuration as text (``configuration``) for a reader who may not change the
+        round only: one who may edits it in the form's JSON field, and read it twice."""
+        fields = super().get_readonly_fields(request, obj)
+        if self.has_change_permission(request, obj):
+            fields = [name for name in fields if name != "configuration"]
+        return fields
 
     def get_fields(self, request, obj=None):
         """A reader who may not change the round sees its configuration once, as text

@@ -166,7 +166,12 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
     admin_user = get_user_model().objects.create_superuser("seq-root", password="pw")
     client.force_login(admin_user)
     change = reverse("admin:sequential_sequentialround_change", args=[world.sequential.pk])
-    assert client.get(change).status_code == 200
+    page = client.get(change).content.decode()
+    # One who may change the round edits its configuration once (no read-only copy too), and
+    # every label is capitalised (the limits read as on the console's page).
+    assert 'name="config"' in page and "field-configuration" not in page
+    for label in ("Uploads per team per release per day", "Uploads per team per release"):
+        assert f">{label}:</label>" in page, label
     config = {**world.sequential.config, "m": 1}
     response = client.post(change, {"config": json.dumps(config)})
     assert response.status_code == 200
@@ -186,6 +191,7 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
     client.force_login(world.organizer)
     page = client.get(change, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "設定" in page and "Config" not in page
+    assert "field-configuration" in page and 'name="config"' not in page
     # Another competition's organizer does not see this round in the admin.
     other = get_user_model().objects.create_user("seq-other", password="pw", is_staff=True)
     client.force_login(other)
