@@ -115,6 +115,13 @@ class TwoSidedPhases:
         return phase_held(phase=self.release_phase)
 
     @property
+    def release_to_come(self) -> bool:
+        """The release phase takes no upload yet: it opens later (``upcoming``) or its kind
+        holds it (``held``: a scorer round waiting for its hidden data). The round is then at
+        its start for every reader, as a DP or a sequential round before its opening."""
+        return self.release_state in ("upcoming", "held")
+
+    @property
     def release_open(self) -> bool:
         return self.release_state == "open" and not self.frozen
 
@@ -184,9 +191,15 @@ def two_sided_quotas(state, *, releases: list, attacks: list | None = None) -> d
 def two_sided_flow(state, boxes, *, releasing: Callable[[], int]) -> list[FlowStep]:
     """The overview's five boxes (download, release, freeze, attack, results), the one the
     round is at marked: the results once published or once the attack phase is over, the
-    attacks once frozen, else the kind's ``releasing()`` (where the team stands in the
-    release phase)."""
-    now = 4 if state.published or state.attack_over else 3 if state.frozen else releasing()
+    attacks once frozen, the first box while the release phase takes no upload yet (not
+    open by its dates, or on hold: ``release_to_come``) whoever reads, else the kind's
+    ``releasing()`` (where the team stands in the release phase)."""
+    if state.published or state.attack_over:
+        now = 4
+    elif state.frozen:
+        now = 3
+    else:
+        now = 0 if state.release_to_come else releasing()
     return flow_steps(boxes, now)
 
 

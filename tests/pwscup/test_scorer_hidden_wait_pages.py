@@ -5,6 +5,8 @@ refusal). Every schedule of the round says so too: its release phase is *on hold
 with the reason) on the Overview, the competition page and in the API's round status, whose
 release upload is not open, until the hidden data is uploaded."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -27,6 +29,12 @@ WAITING = (
 def _tab(client, world, tab: str) -> str:
     address = reverse("round_tab", args=[world.competition.slug, world.round.slug, tab])
     return client.get(address).content.decode()
+
+
+def _flow_here(page: str) -> str:
+    """The title of the flow card's box marked "the round is here"."""
+    (title,) = re.findall(r'aria-current="step">.*?<strong>(.*?)</strong>', page, re.DOTALL)
+    return title
 
 
 def _upload_hidden_data(world) -> None:
@@ -128,6 +136,9 @@ def test_the_overview_says_why_once_to_a_visitor_and_the_organizer_in_both_langu
         assert text.count(WAITING) == 1, user
         assert f'data-testid="held-reason">{WAITING}<' in text, user
         assert 'class="state state-held">on hold<' in text, user
+        # Nobody can upload: the flow is at its start, as before the release phase opens
+        # (it marked "Upload a release" for them).
+        assert _flow_here(text) == "Download the data", user
     client.force_login(world.users["a"])
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
     with translation.override("ja"):
