@@ -37,6 +37,8 @@ LABELS = {
     "data_pack": _("Data pack"),
     "division": _("Division"),
     "divisions": _("Divisions counted"),
+    # An upload window ended before it opened (the box *end it before it opens*): the opening.
+    "ended_before_opening": _("Ended before its planned opening"),
     "fields": _("Changed fields"),
     "frozen_steps": _("Frozen steps"),
     "ids": _("Upload ids"),

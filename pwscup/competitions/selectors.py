@@ -101,15 +101,14 @@ def phase_closes_at(*, phase: Phase):
 
 
 def phase_state(*, phase: Phase | None, now=None) -> str:
-    """'unset', 'upcoming', 'open' or 'closed'."""
+    """'unset', 'upcoming', 'open' or 'closed'. A phase ended before its opening (a freeze
+    or a close confirmed with the box *end it before it opens*) is closed, not to come."""
     if phase is None:
         return "unset"
     now = now or timezone.now()
-    if now < phase.opens_at:
-        return "upcoming"
-    if now < phase_closes_at(phase=phase):
-        return "open"
-    return "closed"
+    if now >= phase_closes_at(phase=phase):
+        return "closed"
+    return "upcoming" if now < phase.opens_at else "open"
 
 
 def phase_held(*, phase: Phase | None) -> str:

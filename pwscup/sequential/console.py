@@ -131,7 +131,7 @@ def _freeze(request, access, sequential):
             sequential.refresh_from_db(fields=["frozen_steps"])
             before = window_not_open_yet(opens_at=opens_at, now=timezone.now())
             # A release ended before its opening says when it was to open.
-            opening = {"opens": opens_at.isoformat()} if before else {}
+            opening = {"ended_before_opening": opens_at.isoformat()} if before else {}
             services.audit(user=request.user, sequential=sequential, action="freeze", **opening)
             return _("Release %(j)s is frozen.") % {"j": frozen}
 

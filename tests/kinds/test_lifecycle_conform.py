@@ -14,7 +14,7 @@ import zoneinfo
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from pwscup.archives.services import archive_publish
 from pwscup.bundles.services import competition_clone, competition_export, competition_import
@@ -223,6 +223,11 @@ def signed_in(user, language: str = "en") -> Client:
     return client
 
 
+# The audit detail of a window ended before its opening, and how the console's log reads it.
+ENDED_EARLY = "ended_before_opening"
+ENDED_EARLY_READ = {"en": "Ended before its planned opening", "ja": "開始前に終了（予定の開始）"}
+
+
 def test_an_action_ending_a_window_not_open_yet_is_done_only_with_the_box(player, arena_of):
     """Each console action of ``Player.window_ends`` ends the round's first upload window (a
     freeze, a close). Before that window opens, posted as rendered, it is refused in both
@@ -232,7 +237,8 @@ def test_an_action_ending_a_window_not_open_yet_is_done_only_with_the_box(player
     for name in player.window_ends:
         arena = arena_of()
         player.postpone(arena)
-        first = kind_of(arena.round).schedule_lines(arena.round)[0]
+        with translation.override("en"):  # the English refusal names it (a page read in ja)
+            first = kind_of(arena.round).schedule_lines(arena.round)[0]
         opens, zone = first["opens_at"], arena.round.timezone
         at = f"{opens.astimezone(zoneinfo.ZoneInfo(zone)):%Y-%m-%d %H:%M} ({zone})"
         url = reverse("console:round_action", args=[arena.competition.slug, arena.round.slug, name])
@@ -244,16 +250,26 @@ def test_an_action_ending_a_window_not_open_yet_is_done_only_with_the_box(player
             refused = post_as_rendered(client, url, f"confirm-{name}")
             assert refused.status_code == 302
             assert words in client.get(refused.url).content.decode(), (name, language)
-        assert not AuditEntry.objects.filter(round=arena.round, detail__has_key="opens").exists()
+        assert not AuditEntry.objects.filter(
+            round=arena.round, detail__has_key=ENDED_EARLY
+        ).exists()
         page = client.get(url).content.decode()
         assert 'data-testid="end-early"' in page and 'data-testid="before-opening"' in page
         client = signed_in(arena.organizer)
         done = post_as_rendered(client, url, f"confirm-{name}", {"early": True})
         assert 'class="error"' not in client.get(done.url).content.decode(), name
         player.run_jobs()
-        line = AuditEntry.objects.filter(round=arena.round, detail__has_key="opens").get()
-        assert line.detail["opens"] == opens.isoformat()
+        line = AuditEntry.objects.filter(round=arena.round, detail__has_key=ENDED_EARLY).get()
+        assert line.detail[ENDED_EARLY] == opens.isoformat()
+        # The log says the window ended before that opening (it read "Opens: …", as if to come).
+        console = reverse("console:round", args=[arena.competition.slug, arena.round.slug])
+        for language, label in ENDED_EARLY_READ.items():
+            log = signed_in(arena.organizer, language).get(console).content.decode()
+            assert f"{label}: <time" in log, (name, language)
         arena.round.refresh_from_db()
+        # Ended, the window is over in every schedule, not still to come (it said upcoming).
+        ended = kind_of(arena.round).schedule_lines(arena.round)[0]["state"]
+        assert ended in ("closed", "frozen"), (name, ended)
         assert ending_actions(arena.round) == set(), name
     arena = arena_of()
     player.postpone(arena)

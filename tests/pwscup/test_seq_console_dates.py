@@ -253,4 +253,4 @@ def test_a_release_not_open_yet_is_frozen_only_when_the_organizer_ends_it_early(
     world.sequential.refresh_from_db()
     assert world.sequential.frozen_steps == 1
     line = AuditEntry.objects.filter(round=world.round, action="round_frozen").get()
-    assert line.detail == {"frozen_steps": 1, "opens": opens.isoformat()}
+    assert line.detail == {"frozen_steps": 1, "ended_before_opening": opens.isoformat()}

@@ -55,12 +55,12 @@ def window_freeze_check(
     before any team could upload to it. ``early``: the organizer said explicitly that the
     window ends before it opens (the confirmation's box), then nothing is refused. The one
     rule of an ending before the opening, for every kind; ``label`` and ``time_zone`` as
-    ``window_check`` takes them. Returns what the action's audit line adds: ``{"opens":
-    the opening}`` when the window ends before it, else ``{}``."""
+    ``window_check`` takes them. Returns what the action's audit line adds:
+    ``{"ended_before_opening": the opening}`` when the window ends before it, else ``{}``."""
     if not window_not_open_yet(opens_at=opens_at, now=now):
         return {}
     if early:
-        return {"opens": opens_at.isoformat()}
+        return {"ended_before_opening": opens_at.isoformat()}
     raise Refused(
         _(
             "%(window)s opens at %(at)s: ended now, it would never take an upload. Nothing "
