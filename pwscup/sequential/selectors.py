@@ -89,17 +89,21 @@ def ready_steps(*, sequential: SequentialRound, now=None) -> list[int]:
     return [j for j in steps if not step_closed(sequential, j, now)]
 
 
-def round_opened(sequential: SequentialRound, now) -> bool:
+def round_opened(sequential: SequentialRound, now=None) -> bool:
     """Whether the round has opened (no opening: it opened when it was created)."""
-    return sequential.opens_at is None or now >= sequential.opens_at
+    return sequential.opens_at is None or (now or timezone.now()) >= sequential.opens_at
 
 
-def release_opens_at(sequential: SequentialRound, step: int):
+def release_opens_at(sequential: SequentialRound, step: int, now=None):
     """When release ``step`` opens by the clock, the window's opening as every kind's
     (``window_check``, the schedule): the round's opening for release 1, and in batch mode
-    for every release; ``None`` for a later release online (it opens when the one before it
-    is frozen) or a round open since its creation."""
-    return sequential.opens_at if step == 1 or not is_online(sequential) else None
+    for every release; online, the next release to freeze waits for it too while it is
+    ahead (release 1 was ended before the round opened); ``None`` for a later release
+    online (it opens when the one before it is frozen) or a round open since its creation."""
+    if step == 1 or not is_online(sequential):
+        return sequential.opens_at
+    waits = step == sequential.frozen_steps + 1 and not round_opened(sequential, now)
+    return sequential.opens_at if waits else None
 
 
 def step_closed(sequential: SequentialRound, step: int, now) -> bool:
@@ -126,7 +130,7 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
         rows.append(
             {
                 "step": j,
-                "opens_at": release_opens_at(sequential, j),
+                "opens_at": release_opens_at(sequential, j, now),
                 "closes_at": sequential.close_of(j),
                 "closed": closed,
                 "state": state,

@@ -254,3 +254,16 @@ def test_a_release_not_open_yet_is_frozen_only_when_the_organizer_ends_it_early(
     assert world.sequential.frozen_steps == 1
     line = AuditEntry.objects.filter(round=world.round, action="round_frozen").get()
     assert line.detail == {"frozen_steps": 1, "ended_before_opening": opens.isoformat()}
+    # Online, release 2 then waits for the opening: the team reads so (it read "Release 1 is
+    # not open yet"), and an upload of it is refused with the window's words (it said
+    # "Release 2 opens when release 1 is frozen").
+    overview = signed_in(world.users["a"]).get(f"/c/{world.competition.slug}/{world.round.slug}/")
+    text = re.sub(r"<[^>]*>", "", overview.content.decode())
+    assert "Release 2 is not open yet: it opens at" in text
+    assert "Release 1 is not open yet" not in text and "Download T(2) and the kit" in text
+    with pytest.raises(Refused) as refused:
+        publish(world, "a", 2, fixture(TABLE9))
+    assert refused.value.message == (
+        f"Release 2 is not open yet: it opens at {opens_text:%Y-%m-%d %H:%M} "
+        f"({world.round.timezone})."
+    )

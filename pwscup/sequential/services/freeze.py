@@ -57,7 +57,7 @@ def step_freeze(
         raise Refused(_("Every release of this round is frozen already."))
     window_freeze_check(
         label=selectors.release_label(step),
-        opens_at=selectors.release_opens_at(sequential, step),
+        opens_at=selectors.release_opens_at(sequential, step, now),
         time_zone=sequential.round.timezone,
         now=now or timezone.now(),
         early=early,

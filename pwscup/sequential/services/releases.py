@@ -32,7 +32,7 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
         window_check(
             label=selectors.release_label(step),
             # Online, a later release opens when the one before is frozen, below.
-            opens_at=selectors.release_opens_at(sequential, step),
+            opens_at=selectors.release_opens_at(sequential, step, now),
             closes_at=sequential.close_of(step),
             time_zone=sequential.round.timezone,
             now=now,

@@ -39,9 +39,15 @@ class RoundState:
     opens_at: object = None  # the round's opening while it is still ahead
 
     @property
+    def opening_step(self) -> int:
+        """The release the round's opening opens: release 1, or the next one once release 1
+        was ended before the opening (online, it waits for the opening too)."""
+        return self.sequential.frozen_steps + 1
+
+    @property
     def opening_label(self) -> str:
         """The window the opening opens, as its schedule line and refusal name it."""
-        return selectors.release_label(1)
+        return selectors.release_label(self.opening_step)
 
     @property
     def attack_phase(self) -> bool:
@@ -220,7 +226,7 @@ def _opening_steps(state: RoundState) -> list[NextStep]:
         ),
         NextStep(
             _("Download T(%(j)s) and the kit, or the sample release made from your data.")
-            % {"j": 1},
+            % {"j": state.opening_step},
             tab_url(round_, DATA),
             _("Data"),
         ),
