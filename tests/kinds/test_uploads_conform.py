@@ -193,9 +193,9 @@ def test_the_deadline_refuses_with_403_and_keeps_nothing(player, arena_of):
 # the window's name as the round's schedule shows it, the time in the round's time zone.
 OUTSIDE = {
     ("before", "en"): "{window} is not open yet: it opens at {at}.",
-    ("before", "ja"): "{window} はまだ始まっていません。{at} に始まります。",
+    ("before", "ja"): "{window}はまだ始まっていません。{at} に始まります。",
     ("after", "en"): "{window} closed at {at}; uploads are no longer accepted.",
-    ("after", "ja"): "{window} は {at} に締め切られました。アップロードはもう受け付けていません。",
+    ("after", "ja"): "{window}は {at} に締め切られました。アップロードはもう受け付けていません。",
 }
 
 

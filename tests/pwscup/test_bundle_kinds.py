@@ -285,7 +285,7 @@ def test_an_older_seq_bundle_imported_with_a_start_tomorrow_opens_at_the_start(s
     with translation.override("ja"), pytest.raises(Refused) as refused:
         upload()
     assert refused.value.message == (
-        f"公開データ 1 はまだ始まっていません。{at} (Europe/Paris) に始まります。"
+        f"公開データ 1はまだ始まっていません。{at} (Europe/Paris) に始まります。"
     )
     assert not Release.objects.filter(sequential=sequential).exists()
 

@@ -188,7 +188,7 @@ def test_the_page_in_japanese():
     control = client.get(control_url(world.round)).content.decode()
     assert "日程と上限" in control
     page = re.sub(r"<[^>]*>", " ", client.get(page_url(world.round)).content.decode())
-    for words in ("日程と上限", "開示フェーズ の開始", "攻撃フェーズ の締切", "攻撃対象"):
+    for words in ("日程と上限", "開示フェーズの開始", "攻撃フェーズの締切", "攻撃対象"):
         assert words in page, words
     for english in ("Dates and limits", "Uploads per team", "opens", "closes", "time zone"):
         assert english not in page, english

@@ -243,20 +243,3 @@ def test_a_score_is_sukoa_on_every_page():
     named = {m: t for m, t in texts().items() if SCORES_NOUN.search(m)}
     assert len(named) > 20
     assert [m for m, text in named.items() if "スコア" not in text] == []
-
-
-# A placeholder touching a Japanese letter (a particle after it, a word before it): a name
-# ending in a number read "公開データ 1はまだ…" where the other messages say "公開データ 1 は". A
-# placeholder after 。 is a sentence of its own, which the next one follows unspaced.
-PLACEHOLDER_JOINED = re.compile(
-    r"(?<!。)(%\(\w+\)[sd]|\{\w+\})[\u3040-\u30fa\u30fc-\u30ff\u4e00-\u9fff]"
-    r"|[\u3040-\u30fa\u30fc-\u30ff\u4e00-\u9fff](%\(\w+\)[sd]|\{\w+\})"
-)
-
-
-def test_a_placeholder_is_spaced_from_the_japanese_around_it():
-    """Over 400 messages put a space between a placeholder and the particle after it
-    (%(name)s が, 公開データ %(j)s は); the window's and the phase's put none."""
-    catalogue = texts()
-    assert len([m for m in catalogue.values() if PLACEHOLDER.search(m)]) > 400
-    assert [m for m, text in catalogue.items() if PLACEHOLDER_JOINED.search(text)] == []

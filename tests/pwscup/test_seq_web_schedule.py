@@ -109,7 +109,7 @@ def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time(
         with pytest.raises(Refused) as refused:
             upload(world, "b", 1, fixture(TABLE3), CLOSE_1 + dt.timedelta(hours=1))
     assert refused.value.message == (
-        "公開データ 1 は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
+        "公開データ 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
         "アップロードはもう受け付けていません。"
     )
     assert Release.objects.filter(team=world.teams["b"]).count() == 0  # nothing kept

@@ -32,11 +32,11 @@ pytestmark = pytest.mark.django_db
 
 BEFORE = {
     "en": "{window} is not open yet: it opens at {at}.",
-    "ja": "{window} はまだ始まっていません。{at} に始まります。",
+    "ja": "{window}はまだ始まっていません。{at} に始まります。",
 }
 AFTER = {
     "en": "{window} closed at {at}; uploads are no longer accepted.",
-    "ja": "{window} は {at} に締め切られました。アップロードはもう受け付けていません。",
+    "ja": "{window}は {at} に締め切られました。アップロードはもう受け付けていません。",
 }
 LANGUAGES = ("en", "ja")
 
