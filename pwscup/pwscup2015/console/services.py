@@ -180,16 +180,23 @@ def freeze_window_end(*, round: Round) -> WindowEnd | None:
     return phase_window_end(phase_of(round=round, kind=Phase.Kind.ANONYMIZATION))
 
 
-def console_round_freeze(*, user, round: Round, early: bool = False) -> RoundOperation:
-    """Ask for a freeze (a background operation); its progress shows on the control page.
-    Before the anonymization phase opens it would end that phase before any upload: refused
-    (409) unless ``early`` (the confirmation's box; ``window_end_check``)."""
-    opening = window_end_check(
+def freeze_opening_check(*, round: Round, early: bool = False) -> dict:
+    """``window_end_check`` on what a freeze of ``round`` ends now: refused (409) before the
+    anonymization phase opens unless ``early``; the audit line's addition otherwise. The one
+    check of the console's freeze and of ``manage.py freeze_round``."""
+    return window_end_check(
         window=freeze_window_end(round=round),
         time_zone=round.timezone,
         now=timezone.now(),
         early=early,
     )
+
+
+def console_round_freeze(*, user, round: Round, early: bool = False) -> RoundOperation:
+    """Ask for a freeze (a background operation); its progress shows on the control page.
+    Before the anonymization phase opens it would end that phase before any upload: refused
+    (409) unless ``early`` (the confirmation's box; ``window_end_check``)."""
+    opening = freeze_opening_check(round=round, early=early)
     return _operation_request(
         user=user,
         round=round,

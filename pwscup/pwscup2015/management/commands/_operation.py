@@ -41,7 +41,12 @@ class OperationCommand(RoundCommand):
         self.wait, self.timeout = wait, timeout
         super().handle(*args, **options)
 
+    def check_round(self, round_) -> None:
+        """Refuse (``CommandError``) what the service must not be asked for; by default
+        nothing."""
+
     def handle_round(self, round_):
+        self.check_round(round_)
         operation = self.service(round=round_)
         self.stdout.write(
             _("%(request)s (operation %(id)d)")
