@@ -4,18 +4,13 @@ kinds, ``pwscup.kinds.actions.open_phases_close_action``): its confirmation page
 the phases), and its message once done. Each phase by its game's name (``Phase.label``),
 each time in the round's time zone as its pages write it."""
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.audit_details import separator
 from pwscup.competitions.selectors import phases_open_and_coming
 from pwscup.competitions.services import round_open_phases_close
+from pwscup.core.languages import sentences
 from pwscup.core.time_zones import in_zone_text
-
-
-def _sentences(sentences) -> str:
-    """Sentences one after another: spaced in English, not in Japanese (``。`` ends them)."""
-    return ("" if (get_language() or "").startswith("ja") else " ").join(sentences)
 
 
 def _stays(phases, zone) -> list[str]:
@@ -50,7 +45,7 @@ def close_refusal(*, round) -> str:
     if closing:
         return ""
     nothing = _("No phase is open now: nothing is closed and no date changes.")
-    return _sentences([nothing, *_stays(coming, round.timezone)])
+    return sentences([nothing, *_stays(coming, round.timezone)])
 
 
 def close_open_phases(*, user, round) -> str:
@@ -63,4 +58,4 @@ def close_open_phases(*, user, round) -> str:
         "at": in_zone_text(closed[0].closes_at, round.timezone),
         "phases": separator().join(phase.label for phase in closed),
     }
-    return _sentences([done, *_stays(coming, round.timezone)])
+    return sentences([done, *_stays(coming, round.timezone)])

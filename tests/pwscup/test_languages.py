@@ -2,7 +2,9 @@
 (``pwscup.core.languages``) and the labels that read it."""
 
 import doctest
+import re
 
+from django.conf import settings
 from django.utils import translation
 
 from pwscup.competitions.choice_models import DataChoice
@@ -36,3 +38,35 @@ def test_a_data_pack_and_a_score_column_follow_the_rule():
         )
     with translation.override("en"):
         assert (pack.label_shown, column_label(column)) == ("Adult", "Utility")
+
+
+def test_a_page_spaces_its_sentences_in_english_only(client):
+    """``{% sentence_gap %}`` between a sentence and what follows it: the password-reset page
+    once done, as a visitor reads it in each language."""
+    from django.urls import reverse
+
+    url = reverse("password_reset_complete")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    japanese = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "Your new password is set. <a " in english
+    assert "。<a " in japanese and "。 <a " not in japanese
+
+
+# A translated sentence, then a space, then a tag or a link on the same line: in Japanese the
+# space stands after "。". ``{% sentence_gap %}`` writes it in English only.
+SPACED_SENTENCE = re.compile(
+    r"""(?:\{%\s*(?:translate|trans)\s+"[^"]*[.!?]"[^%]*%\}|[.!?]\{%\s*endblocktranslate\s*%\})"""
+    r""" +(?:\{%|<a )"""
+)
+
+
+def test_no_template_spaces_a_sentence_from_the_next_by_hand():
+    roots = [settings.BASE_DIR / "templates", *(settings.BASE_DIR / "pwscup").glob("*/templates")]
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}:{text[: match.start()].count(chr(10)) + 1}"
+        for root in roots
+        for path in sorted(root.glob("**/*.html"))
+        for text in [path.read_text(encoding="utf-8")]
+        for match in SPACED_SENTENCE.finditer(text)
+    ]
+    assert found == [], "use {% sentence_gap %} between sentences: " + ", ".join(found)

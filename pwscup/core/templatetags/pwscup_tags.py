@@ -3,6 +3,7 @@ from django.utils.html import conditional_escape, escape, format_html, format_ht
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from pwscup.core import languages
 from pwscup.core.form_fields import form_error_count
 from pwscup.core.markdown import render_markdown
 from scoring.display import (
@@ -17,6 +18,13 @@ from scoring.display import (
 from scoring.metrics_info import METRIC_KINDS
 
 register = template.Library()
+
+
+@register.simple_tag(name="sentence_gap")
+def sentence_gap_tag():
+    """``{% sentence_gap %}`` between two sentences of a page: a space in English, none in
+    Japanese (``languages.sentence_gap``)."""
+    return languages.sentence_gap()
 
 
 @register.filter

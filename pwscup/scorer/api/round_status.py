@@ -15,6 +15,7 @@ leaderboard (``pwscup.scorer.public_board``), after the organizers' two rankings
 from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
+from pwscup.core.languages import sentences
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
@@ -94,7 +95,7 @@ def round_leaderboard(request, access) -> dict:
         notes.append(_("Not published yet: shown to the organizers."))
     if public is not None:  # the organizers' own view of what every team sees
         notes.append(public_board_note())
-    note = " ".join(text for text in notes if text)
+    note = sentences(notes)
     return {
         "note": note,
         "tables": [
