@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
+from pwscup.core.languages import sentences
 from pwscup.scorer.models import SlotSalt
 
 # What a salt may hold: safe inside single quotes of a shell, no ":" (the rule's separator).
@@ -69,9 +70,10 @@ class PublishedSalt:
             "The slots are assigned from a committed salt: SHA-256 of the salt %(commitment)s, "
             "committed at %(at)s."
         ) % {"commitment": self.commitment, "at": self.committed_at.isoformat()}
-        if self.revealed_at is not None:
-            text += " " + _("The salt, revealed: %(salt)s.") % {"salt": self.salt}
-        return text
+        revealed = self.revealed_at is not None
+        return sentences(
+            [text, revealed and _("The salt, revealed: %(salt)s.") % {"salt": self.salt}]
+        )
 
 
 def published_salt(scorer) -> PublishedSalt | None:
