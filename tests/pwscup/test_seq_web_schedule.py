@@ -25,7 +25,9 @@ pytestmark = pytest.mark.django_db
 
 TABLE3, TABLE9 = "zhang_release_1.csv", "zhang_release_2_table9.csv"
 UTC = dt.UTC
-CLOSE_1 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=UTC)  # 18:00 in Asia/Tokyo
+# Far ahead, so that release 1 is open whatever the day the suite runs (a 2026 date broke the
+# suite on that day).
+CLOSE_1 = dt.datetime(2096, 12, 1, 9, 0, tzinfo=UTC)  # 18:00 in Asia/Tokyo
 
 
 def scheduled_world(**limits):
@@ -57,7 +59,7 @@ def test_a_step_length_gives_one_close_per_release_and_explicit_ones_are_checked
     # A time without a zone is read in the round's (Asia/Tokyo).
     closes = services.schedule_set(
         sequential=world.sequential,
-        closes=[dt.datetime(2026, 12, 1, 18, 0), dt.datetime(2026, 12, 2, 18, 0)],
+        closes=[dt.datetime(2096, 12, 1, 18, 0), dt.datetime(2096, 12, 2, 18, 0)],
     )
     assert closes[0] == CLOSE_1
     services.schedule_set(sequential=world.sequential)  # no deadlines any more
@@ -75,7 +77,7 @@ def test_the_console_creates_a_round_with_a_step_length_and_limits(client):
             "config": '{"type": "sequential", "n_releases": 2, "m": 2, '
             '"qi": {"Age": "num", "Zip": "num"}, "sa": "Disease"}',
             "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
-            "first_close": "2026-12-01 18:00",
+            "first_close": "2096-12-01 18:00",
             "step_hours": "24",
             "auto_freeze": "on",
             "daily_limit": "3",
@@ -88,7 +90,7 @@ def test_the_console_creates_a_round_with_a_step_length_and_limits(client):
     assert created.close_of(2) == CLOSE_1 + dt.timedelta(hours=24)
     assert (created.daily_limit, created.total_limit, created.auto_freeze) == (3, 5, True)
     panel = client.get(reverse("console:round", args=[world.competition.slug, "s2"]))
-    assert b"2026-12-01 18:00 JST" in panel.content
+    assert b"2096-12-01 18:00 JST" in panel.content
     assert b"frozen automatically at its close" in panel.content
 
 
@@ -103,13 +105,13 @@ def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time(
         upload(world, "b", 1, fixture(TABLE3), CLOSE_1)
     assert refused.value.status == 403
     assert refused.value.message == (
-        "Release 1 closed at 2026-12-01 18:00 (Asia/Tokyo); uploads are no longer accepted."
+        "Release 1 closed at 2096-12-01 18:00 (Asia/Tokyo); uploads are no longer accepted."
     )
     with translation.override("ja"):
         with pytest.raises(Refused) as refused:
             upload(world, "b", 1, fixture(TABLE3), CLOSE_1 + dt.timedelta(hours=1))
     assert refused.value.message == (
-        "公開データ 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
+        "公開データ 1は 2096-12-01 18:00 (Asia/Tokyo) に締め切られました。"
         "アップロードはもう受け付けていません。"
     )
     assert Release.objects.filter(team=world.teams["b"]).count() == 0  # nothing kept
@@ -123,18 +125,18 @@ def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refus
     # The Data tab's close wraps after its date on a phone, never inside it.
     assert (
         '<td role="cell" data-testid="closes-1"><span class="phone-label" aria-hidden="true">Closes</span> '
-        '<time class="wrapping" datetime="2026-12-01T18:00:00+09:00">'
-        '<span class="nowrap">2026-12-01</span> <span class="nowrap">18:00 JST</span></time>'
+        '<time class="wrapping" datetime="2096-12-01T18:00:00+09:00">'
+        '<span class="nowrap">2096-12-01</span> <span class="nowrap">18:00 JST</span></time>'
     ) in page.content.decode()
     overview = client.get(tab(world, "overview")).content.decode()
     # The Overview's schedule is the core's table of the round's lines, each date whole.
     assert '<td role="cell">Release 1</td>' in overview
     assert (
-        '<span class="nowrap">2026-12-01</span> <span class="nowrap">18:00 JST</span>' in overview
+        '<span class="nowrap">2096-12-01</span> <span class="nowrap">18:00 JST</span>' in overview
     )
     # The close in the next step's sentence is a moment for a machine too, on one line.
     assert (
-        '(open until <time datetime="2026-12-01T18:00:00+09:00">2026-12-01 18:00 JST</time>)'
+        '(open until <time datetime="2096-12-01T18:00:00+09:00">2096-12-01 18:00 JST</time>)'
     ) in html.unescape(overview)
     services.schedule_set(
         sequential=world.sequential,
@@ -273,19 +275,19 @@ def test_the_total_limit_counts_valid_releases_of_the_step_not_rejected_ones():
 def test_the_daily_limit_resets_at_midnight_in_the_round_time_zone():
     world = seq_world()
     SequentialRound.objects.filter(pk=world.sequential.pk).update(daily_limit=1)
-    # 2026-12-01 23:30 in Tokyo.
-    evening = dt.datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+    # 2096-12-01 23:30 in Tokyo.
+    evening = dt.datetime(2096, 12, 1, 14, 30, tzinfo=UTC)
     upload(world, "a", 1, fixture(TABLE3), evening)
     with pytest.raises(Refused) as refused:
         upload(world, "a", 1, fixture(TABLE3), evening + dt.timedelta(minutes=10))
     assert refused.value.message == (
         "Your team has used its 1 submissions for today; the limit resets at "
-        "2026-12-02 00:00 (Asia/Tokyo)."
+        "2096-12-02 00:00 (Asia/Tokyo)."
     )
     with translation.override("ja"):
         with pytest.raises(Refused) as refused:
             upload(world, "a", 1, fixture(TABLE3), evening + dt.timedelta(minutes=10))
-    assert "2026-12-02 00:00 (Asia/Tokyo)" in refused.value.message
+    assert "2096-12-02 00:00 (Asia/Tokyo)" in refused.value.message
     assert "本日" in refused.value.message
     after_midnight = evening + dt.timedelta(minutes=31)
     assert upload(world, "a", 1, fixture(TABLE3), after_midnight).status == "finished"
@@ -334,13 +336,13 @@ def test_the_admin_checks_the_closes(client):
     change = reverse("admin:sequential_sequentialround_change", args=[world.sequential.pk])
     form = {
         "config": json.dumps(world.sequential.config),
-        "step_closes": json.dumps(["2026-12-02T09:00:00+00:00", "2026-12-01T09:00:00+00:00"]),
+        "step_closes": json.dumps(["2096-12-02T09:00:00+00:00", "2096-12-01T09:00:00+00:00"]),
         "auto_freeze": "on",
     }
     response = client.post(change, form)
     assert response.status_code == 200
     assert "Release 2 must close after release 1." in response.content.decode()
-    form["step_closes"] = json.dumps(["2026-12-01T09:00:00+00:00", "2026-12-03T09:00:00+00:00"])
+    form["step_closes"] = json.dumps(["2096-12-01T09:00:00+00:00", "2096-12-03T09:00:00+00:00"])
     form["total_limit"] = "4"
     assert client.post(change, form).status_code == 302
     world.sequential.refresh_from_db()
@@ -354,9 +356,9 @@ def test_the_admin_checks_the_closes(client):
         ("99999999999999999999", "A list of dates and times"),
         ("1e309", "A list of dates and times"),
         ("NaN", "A list of dates and times"),
-        ('{"at": "2026-12-01T09:00:00+00:00"}', "A list of dates and times"),
-        ('"2026-12-01T09:00:00+00:00"', "A list of dates and times"),
-        ('["soon", "2026-12-03T09:00:00+00:00"]', "soon is not a date and time"),
+        ('{"at": "2096-12-01T09:00:00+00:00"}', "A list of dates and times"),
+        ('"2096-12-01T09:00:00+00:00"', "A list of dates and times"),
+        ('["soon", "2096-12-03T09:00:00+00:00"]', "soon is not a date and time"),
         ("[1, 2]", "1 is not a date and time"),
     ],
 )
@@ -385,18 +387,18 @@ def test_the_console_takes_one_close_per_line_and_names_a_bad_line(client):
         "slug": "s3",
         "config": json.dumps(world.sequential.config),
         "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
-        "step_closes": "2026-12-01 18:00\nsoon\n",
+        "step_closes": "2096-12-01 18:00\nsoon\n",
     }
     create = reverse("sequential_console:create", args=[world.competition.slug])
     response = client.post(create, form)
     assert response.status_code == 200
     assert "“soon” is not a date and time" in html.unescape(response.content.decode())
-    form["step_closes"] = "2026-12-01 18:00\n2026-12-05 12:00\n"
+    form["step_closes"] = "2096-12-01 18:00\n2096-12-05 12:00\n"
     form["master"] = upload_file(fixture("zhang_master.csv"), "master.csv")
     assert client.post(create, form).status_code == 302
     created = SequentialRound.objects.get(round__slug="s3")
     assert created.close_of(1) == CLOSE_1
-    assert created.close_of(2) == dt.datetime(2026, 12, 5, 3, 0, tzinfo=UTC)
+    assert created.close_of(2) == dt.datetime(2096, 12, 5, 3, 0, tzinfo=UTC)
     assert (created.daily_limit, created.total_limit) == (None, None)
 
 
