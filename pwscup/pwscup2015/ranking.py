@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 import scoring
 import scoring.ranking
 from pwscup.accounts.selectors import without_disqualified
+from pwscup.core.languages import sentences
 
 # Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
 _DIGITS = 12
@@ -303,4 +304,4 @@ def rule_text(round) -> str:
         tie % {"metric": round.pwscup2015.tie_break_metric},
         _("Equal results share a rank."),
     ]
-    return " ".join(parts)
+    return sentences(parts)
