@@ -29,9 +29,30 @@ from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.kinds.round_basics import RoundBasics
 
 
-class RoundBasicsForm(forms.Form):
+class LocalDatesForm(forms.Form):
+    """A form whose dates (``LOCAL_DATES``, those of its fields) are typed in the round's
+    time zone (``zone``, set by the form): read in that zone, not the server's, and checked
+    by the platform's date rule (``form_dates_check``), each refusal next to its field."""
+
+    LOCAL_DATES: tuple[str, ...] = ()
+    zone = None
+
+    def clean(self):
+        cleaned = super().clean()
+        names = [name for name in self.LOCAL_DATES if name in self.fields]
+        for name in names:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        if names:
+            form_dates_check(self, names, time_zone=self.zone)
+        return cleaned
+
+
+class RoundBasicsForm(LocalDatesForm):
     """The fields every kind's round creation form asks first, declared once: the round's
-    name, its address and its time zone (the site's default first). The address's length is
+    name, its address and its time zone (the site's default first), in which the form's
+    ``LOCAL_DATES`` are typed (its windows' opens and closes). The address's length is
     left to the service (``slug_check``), whose one message names the limit. A form that
     takes a post without a time zone (a script's) makes it optional: the round gets the
     site's default."""
@@ -40,25 +61,10 @@ class RoundBasicsForm(forms.Form):
     slug = forms.SlugField(label=_("Address (slug)"), error_messages=ADDRESS_ERRORS)
     timezone = TimeZoneField(label=_("Time zone of the round"))
 
-    #: The form's dates typed in the round's time zone (its windows' opens and closes, with
-    #: ``local_datetime_field``): read in that zone and checked by the platform's date rule.
-    LOCAL_DATES: tuple[str, ...] = ()
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The windows are typed in the round's time zone, not the server's.
         zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
         self.zone = zone_or_default(zone)
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in self.LOCAL_DATES:
-            value = cleaned.get(name)
-            if value is not None:
-                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
-        if self.LOCAL_DATES:
-            form_dates_check(self, self.LOCAL_DATES, time_zone=self.zone)
-        return cleaned
 
 
 def round_basics(data: dict, *, competition) -> RoundBasics:
@@ -137,13 +143,16 @@ class ServiceErrorsForm:
     """A round's creation form showing its service's ``ValidationError`` next to its fields:
     an error of a field the form has next to it, any other on top of the form, and those the
     kind's form places itself (``place_service_error``: a table's, a configuration's) where
-    it says."""
+    it says. ``SERVICE_FIELDS``: the form's field of a key the service names otherwise."""
+
+    SERVICE_FIELDS: dict[str, str] = {}
 
     def add_service_errors(self, error: ValidationError) -> None:
         if not hasattr(error, "error_dict"):
             self.add_loose_service_error(error)
             return
         for field, items in error.error_dict.items():
+            field = self.SERVICE_FIELDS.get(field, field)
             for item in items:
                 message = " ".join(item.messages)
                 if not self.place_service_error(field, item, message):

@@ -3,11 +3,10 @@ names (``PhasesEdit.phase_labels``), its window typed in the round's time zone a
 upload limits per team (labelled as the kind counts them, ``PhasesEdit.limit_labels``), per
 target for a phase the kind limits so (``PhasesEdit.target_limit_phases``)."""
 
-from django import forms
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.phases_edit import auto_freeze_setting
+from pwscup.competitions.round_create import LocalDatesForm
 from pwscup.core.form_fields import limit_field, local_datetime_field
 from pwscup.core.time_zones import zone_or_default
 from pwscup.kinds import kind_of
@@ -15,7 +14,7 @@ from pwscup.kinds.auto_freeze import auto_freeze_field
 from pwscup.kinds.phases_edit import PhaseValues
 
 
-class PhasesEditForm(forms.Form):
+class PhasesEditForm(LocalDatesForm):
     def __init__(self, *args, round, stored: dict, **kwargs):
         kind = kind_of(round)
         self.zone = zone_or_default(round.timezone)
@@ -38,6 +37,7 @@ class PhasesEditForm(forms.Form):
                 fields["auto_freeze"] = auto_freeze_field(kind.auto_freeze.model)
             self.fields.update(fields)
             self.groups.append((key, label, list(fields)))
+        self.LOCAL_DATES = tuple(name for name in self.fields if name.endswith("_at"))
 
     def initial_of(self, stored: dict) -> dict:
         """The stored phases' values, their times in the round's zone to the minute."""
@@ -57,15 +57,6 @@ class PhasesEditForm(forms.Form):
         """``(key, label, bound fields)`` per phase, in the kind's order (the page's
         fieldsets)."""
         return [(key, label, [self[name] for name in names]) for key, label, names in self.groups]
-
-    def clean(self):
-        cleaned = super().clean()
-        dates = [name for name in self.fields if name.endswith("_at")]
-        for name in dates:
-            if cleaned.get(name) is not None:
-                cleaned[name] = cleaned[name].replace(tzinfo=self.zone)
-        form_dates_check(self, dates, time_zone=self.zone)
-        return cleaned
 
     def auto_freeze(self) -> bool | None:
         """The automatic freeze at the release phase's close as ticked (``None``: the kind

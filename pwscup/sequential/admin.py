@@ -6,7 +6,6 @@ the uploads' pages are the core's, ``kept_upload_admin``)."""
 import datetime as dt
 import json
 
-from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +16,8 @@ from pwscup.competitions.admin_scope import (
     ReadOnlyScopedAdmin,
     RoundRowAdmin,
 )
-from pwscup.core.form_fields import ConfigField, add_errors
+from pwscup.competitions.admin_service import ServiceSavedAdmin, ServiceSavedForm
+from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.schedule_fields import ScheduleFields
 from pwscup.sequential.services import schedule_edit
@@ -25,11 +25,9 @@ from pwscup.sequential.services.schedule_edit import ROW_FIELDS
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 
-class SequentialRoundForm(forms.ModelForm):
+class SequentialRoundForm(ServiceSavedForm):
     """The round's row as the console's services edit it: the configuration and every field
-    ``schedule_edit`` takes (``ROW_FIELDS``), saved by that service when the form is cleaned,
-    so that its refusals show under their fields; ``SequentialRoundAdmin.save_model`` then
-    saves nothing more."""
+    ``schedule_edit`` takes (``ROW_FIELDS``), saved by that service (``ServiceSavedForm``)."""
 
     config = ConfigField(
         label=_("Configuration (JSON)"),
@@ -50,8 +48,7 @@ class SequentialRoundForm(forms.ModelForm):
             ),
         }
 
-    #: Who saves (set per request by ``SequentialRoundAdmin.get_form``).
-    user = None
+    SERVICE_FIELDS = ("config", *ROW_FIELDS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -77,29 +74,24 @@ class SequentialRoundForm(forms.ModelForm):
                 ) from None
         return [dt.datetime.fromisoformat(str(at)) for at in closes]
 
-    def clean(self):
-        """Save the form through ``schedule_edit`` (in the admin's transaction): one check,
-        one audit line, the rankings refreshed; its refusals under their fields. The row
-        then holds what is stored, for the model's own checks."""
-        cleaned = super().clean()
-        names = ("config", *ROW_FIELDS)
-        if not self.instance.pk or any(name not in cleaned for name in names):
-            return cleaned  # a field is refused already: its message says why
+    def service_save(self, cleaned):
+        """Save through ``schedule_edit``; the row then holds what is stored, for the
+        model's own checks (also when the service refused)."""
         try:
             schedule_edit(
                 sequential=self.instance,
                 user=self.user,
-                **{name: cleaned[name] for name in names},
+                **{name: cleaned[name] for name in self.SERVICE_FIELDS},
             )
-        except ValidationError as error:
-            add_errors(self, error)
-        stored = SequentialRound.objects.get(pk=self.instance.pk)
-        cleaned.update({name: getattr(stored, name) for name in ROW_FIELDS})
-        return cleaned
+        finally:
+            stored = SequentialRound.objects.get(pk=self.instance.pk)
+            cleaned.update({name: getattr(stored, name) for name in ROW_FIELDS})
 
 
 @admin.register(SequentialRound)
-class SequentialRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+class SequentialRoundAdmin(
+    ServiceSavedAdmin, RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin
+):
     competition_lookup = "round__competition"
     form = SequentialRoundForm
     list_display = ("round", "frozen_steps", "results_published")
@@ -112,14 +104,6 @@ class SequentialRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, NoAddAdmin, ad
         "configuration",
         "pool_converted_from",
     )
-
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)  # a class of this request's own
-        form.user = request.user
-        return form
-
-    def save_model(self, request, obj, form, change):
-        pass  # saved by the form's service (``SequentialRoundForm.clean``)
 
     def get_readonly_fields(self, request, obj=None):
         """The configuration as text (``configuration``) for a reader who may not change the

@@ -8,10 +8,10 @@ import datetime as dt
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import dates_check, form_dates_check
+from pwscup.competitions.dates import dates_check
+from pwscup.competitions.round_create import LocalDatesForm, ServiceErrorsForm
 from pwscup.core.form_fields import limit_field
 from pwscup.core.time_zones import zone_or_default
 
@@ -35,9 +35,10 @@ class ClosesField(forms.CharField):
         return closes
 
 
-class ScheduleFields(forms.Form):
+class ScheduleFields(LocalDatesForm):
     """When release 1 opens, the step windows and upload limits of a sequential round (spec
-    §4, platform options), and the attack phase's planned close and limits."""
+    §4, platform options), and the attack phase's planned close and limits; the dates in
+    the round's time zone."""
 
     opens_at = forms.DateTimeField(
         label=_("Release 1 opens at"),
@@ -74,6 +75,7 @@ class ScheduleFields(forms.Form):
     attack_total_limit = limit_field(_("Attacks per team in total"))
     attack_target_limit = limit_field(_("Attacks per team per target"))
 
+    LOCAL_DATES = ("opens_at", "first_close", "attack_closes_at")
     ATTACK_FIELDS = (
         "attack_closes_at",
         "attack_daily_limit",
@@ -88,8 +90,6 @@ class ScheduleFields(forms.Form):
         for j, at in enumerate(cleaned.get("step_closes") or [], start=1):
             if not self._date_accepted("step_closes", at, j):
                 break
-        dated = ("opens_at", "first_close", "attack_closes_at")
-        form_dates_check(self, [n for n in dated if n in self.fields])
         first, hours = cleaned.get("first_close"), cleaned.get("step_hours")
         releases = self.release_count()
         if first is not None and hours and releases and not self.has_error("first_close"):
@@ -124,10 +124,9 @@ class ScheduleFields(forms.Form):
         hours = data.get("step_hours")
         return {
             "step_closes": data.get("step_closes") or None,
-            # Naive again: the service reads them in the round's time zone, like step_closes.
-            "first_close": _naive(data.get("first_close")),
-            "attack_closes_at": _naive(data.get("attack_closes_at")),
-            "opens_at": _naive(data.get("opens_at")),
+            "first_close": data.get("first_close"),
+            "attack_closes_at": data.get("attack_closes_at"),
+            "opens_at": data.get("opens_at"),
             "step_length": dt.timedelta(hours=hours) if hours else None,
             "auto_freeze": bool(data.get("auto_freeze")),
             "daily_limit": data.get("daily_limit"),
@@ -136,14 +135,17 @@ class ScheduleFields(forms.Form):
         }
 
 
-class ScheduleEditForm(ScheduleFields):
+class ScheduleEditForm(ServiceErrorsForm, ScheduleFields):
     """The same fields for an existing round (its console page *Dates and limits*, saved by
     ``schedule_edit``): shown as stored, the closes in the round's time zone; the attack
-    phase's limits only for a round that has one (otherwise kept as they are)."""
+    phase's limits only for a round that has one (otherwise kept as they are); the service's
+    ``step_length`` refused next to the step's hours."""
+
+    SERVICE_FIELDS = {"step_length": "step_hours"}
 
     def __init__(self, data=None, *, sequential, **kwargs):
         self.sequential = sequential
-        zone = zone_or_default(sequential.round.timezone)
+        self.zone = zone = zone_or_default(sequential.round.timezone)
         closes = [
             shown_at(sequential.close_of(step), zone)
             for step in range(1, len(sequential.step_closes or []) + 1)
@@ -164,16 +166,6 @@ class ScheduleEditForm(ScheduleFields):
         """``schedule_edit``'s keyword arguments (without the limits the page does not show)."""
         hidden = set(self.ATTACK_FIELDS) - set(self.fields)
         return {name: value for name, value in super().schedule().items() if name not in hidden}
-
-    def add_service_errors(self, error: ValidationError) -> None:
-        """The service's errors next to the fields (its ``step_length``: the step's hours)."""
-        for field, messages in error.message_dict.items():
-            field = {"step_length": "step_hours"}.get(field, field)
-            self.add_error(field if field in self.fields else None, messages)
-
-
-def _naive(at: dt.datetime | None) -> dt.datetime | None:
-    return at and timezone.make_naive(at)
 
 
 def shown_at(at: dt.datetime | None, zone) -> str:

@@ -40,6 +40,17 @@ def sequential_config_validate(*, config) -> dict:
         raise scoring_validation_errors(error) from None
 
 
+# The round row's upload limits (each release step's, the attack phase's), which the creation
+# and ``schedule_edit`` take under their own names.
+LIMITS = (
+    "daily_limit",
+    "total_limit",
+    "attack_daily_limit",
+    "attack_total_limit",
+    "attack_target_limit",
+)
+
+
 @transaction.atomic
 def sequential_round_create(
     *,
@@ -51,23 +62,21 @@ def sequential_round_create(
     step_closes=None,
     first_close=None,
     step_length=None,
-    daily_limit=None,
-    total_limit=None,
     auto_freeze=True,
-    attack_daily_limit=None,
-    attack_total_limit=None,
-    attack_target_limit=None,
     attack_closes_at=None,
     opens_at=None,
+    **limits,
 ) -> SequentialRound:
     """A new sequential round with its ``basics`` (``round_of_kind_create``'s): the
     configuration, and a shared master or a pool to draw per-team masters from (drawn at
     once for the teams registered, and again by the organizer's "draw" action). Per-team
     masters may also be uploaded one by one. Optionally each release's close
     (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``), the
-    per-team, per-release upload limits, the attack phase's (per day, in total, per
-    target) and its planned close (``attack_close_normalise``), and when release 1 opens
-    (``opens_at``, ``opening_normalise``; ``None``: at once)."""
+    upload ``limits`` (any of ``LIMITS``), the attack phase's planned close
+    (``attack_close_normalise``) and when release 1 opens (``opens_at``,
+    ``opening_normalise``; ``None``: at once)."""
+    if unknown := set(limits) - set(LIMITS):
+        raise TypeError(f"sequential_round_create: not a limit: {sorted(unknown)}")
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -89,14 +98,7 @@ def sequential_round_create(
     pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
     round_ = round_of_kind_create(basics=basics, kind=KEY, config=config)
     sequential = SequentialRound.objects.create(
-        round=round_,
-        config=config,
-        daily_limit=daily_limit,
-        total_limit=total_limit,
-        auto_freeze=auto_freeze,
-        attack_daily_limit=attack_daily_limit,
-        attack_total_limit=attack_total_limit,
-        attack_target_limit=attack_target_limit,
+        round=round_, config=config, auto_freeze=auto_freeze, **limits
     )
     closes = schedule_set(
         sequential=sequential,
@@ -104,16 +106,12 @@ def sequential_round_create(
         first_close=first_close,
         step_length=step_length,
     )
-    if attack_closes_at is not None:
-        sequential.attack_closes_at = attack_close_normalise(
-            sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
-        )
-        sequential.save(update_fields=["attack_closes_at"])
-    if opens_at is not None:
-        sequential.opens_at = opening_normalise(
-            sequential=sequential, opens_at=opens_at, closes=closes
-        )
-        sequential.save(update_fields=["opens_at"])
+    sequential.attack_closes_at = attack_close_normalise(
+        sequential=sequential, closes=closes, attack_closes_at=attack_closes_at
+    )
+    # After the attack phase's close: release 1 opens before it when no release closes.
+    sequential.opens_at = opening_normalise(sequential=sequential, opens_at=opens_at, closes=closes)
+    sequential.save(update_fields=["attack_closes_at", "opens_at"])
     if master_csv is not None:
         master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
     if pool_csv is not None:
@@ -172,11 +170,11 @@ def schedule_normalise(
                 % {"n": n, "k": len(closes)}
             }
         )
-    zone = zoneinfo.ZoneInfo(sequential.round.timezone)  # a time without zone: the round's
+    zone = sequential.round.timezone
     for j, at in enumerate(closes, start=1):
         label = _("Close of release %(j)s") % {"j": j}
         dates_check({"step_closes": at}, labels={"step_closes": label}, time_zone=zone)
-    closes = [at.replace(tzinfo=zone) if timezone.is_naive(at) else at for at in closes]
+    closes = [in_round_zone(sequential, at) for at in closes]
     for j in range(1, len(closes)):
         if closes[j] <= closes[j - 1]:
             raise ValidationError(
@@ -204,13 +202,13 @@ def attack_close_normalise(
         return None
     if not (sequential.config if config is None else config).get("attack_phase"):
         raise ValidationError({"attack_closes_at": _("This round has no attack phase.")})
-    zone = zoneinfo.ZoneInfo(sequential.round.timezone)
     label = _("Close of the attack phase")
     dates_check(
-        {"attack_closes_at": attack_closes_at}, labels={"attack_closes_at": label}, time_zone=zone
+        {"attack_closes_at": attack_closes_at},
+        labels={"attack_closes_at": label},
+        time_zone=sequential.round.timezone,
     )
-    if timezone.is_naive(attack_closes_at):
-        attack_closes_at = attack_closes_at.replace(tzinfo=zone)
+    attack_closes_at = in_round_zone(sequential, attack_closes_at)
     if closes and attack_closes_at <= closes[-1]:
         raise ValidationError(
             {
@@ -233,9 +231,7 @@ def opening_normalise(
     phase's planned close."""
     if opens_at is None:
         return None
-    zone = zoneinfo.ZoneInfo(sequential.round.timezone)
-    if timezone.is_naive(opens_at):
-        opens_at = opens_at.replace(tzinfo=zone)
+    opens_at = in_round_zone(sequential, opens_at)
     first_close = closes[0] if closes else sequential.attack_closes_at
     labels = {
         "opens_at": _("Release 1 opens at"),
@@ -259,3 +255,9 @@ def opening_normalise(
     except ValidationError as error:  # the typed opening is at fault, not the close
         raise ValidationError({"opens_at": sum(error.message_dict.values(), [])}) from None
     return opens_at
+
+
+def in_round_zone(sequential: SequentialRound, at: dt.datetime) -> dt.datetime:
+    """``at`` aware: a time without zone (typed on a page) is in the round's time zone."""
+    zone = zoneinfo.ZoneInfo(sequential.round.timezone)
+    return at.replace(tzinfo=zone) if timezone.is_naive(at) else at

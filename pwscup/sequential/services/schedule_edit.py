@@ -18,6 +18,7 @@ from pwscup.competitions.services import ranking_version_bump, round_audit_recor
 from pwscup.competitions.windows import same_minute
 from pwscup.sequential.models import SequentialRound
 from pwscup.sequential.services.rounds import (
+    LIMITS,
     attack_close_normalise,
     opening_normalise,
     schedule_normalise,
@@ -25,14 +26,7 @@ from pwscup.sequential.services.rounds import (
 )
 
 # The settings of the round's row the page changes besides the closes.
-EDITED = (
-    "auto_freeze",
-    "daily_limit",
-    "total_limit",
-    "attack_daily_limit",
-    "attack_total_limit",
-    "attack_target_limit",
-)
+EDITED = ("auto_freeze", *LIMITS)
 # The round row's fields ``schedule_edit`` takes under their own names: what the admin's
 # form of the row edits (besides the configuration), each passed on as the form cleans it.
 ROW_FIELDS = ("opens_at", "step_closes", "attack_closes_at", *EDITED)
@@ -72,6 +66,17 @@ def frozen_closes_errors(*, sequential: SequentialRound, closes: list[dt.datetim
     return errors
 
 
+def moment_kept(stored, typed, *, field: str, fixed: str = ""):
+    """The moment to check again: the stored one when ``typed`` is ``KEPT`` or the same
+    minute (sent back as shown: kept to the second), else ``typed``; a ``ValidationError``
+    on ``field`` saying ``fixed`` (when given: the moment can no longer move) if it moves."""
+    if typed is KEPT or (stored is not None and same_minute(stored, typed)):
+        return stored
+    if fixed and not same_minute(stored, typed):
+        raise ValidationError({field: fixed})
+    return typed
+
+
 def attack_close_edited(
     *,
     sequential: SequentialRound,
@@ -79,41 +84,35 @@ def attack_close_edited(
     attack_closes_at,
     config: dict | None = None,
 ) -> dt.datetime | None:
-    """The attack phase's close to keep (``KEPT``: the stored one, checked again against the
-    release ``closes``), or a ``ValidationError`` on ``attack_closes_at``: the creation's
-    check (``attack_close_normalise``, against ``config`` when the configuration changes in
-    the same save, else the stored one), and no move once the results are published."""
-    stored = sequential.attack_closes_at
-    if attack_closes_at is KEPT:
-        attack_closes_at = stored
-    if sequential.results_published and not same_minute(stored, attack_closes_at):
-        raise ValidationError(
-            {
-                "attack_closes_at": _(
-                    "The results are published: the attack phase is over and its close "
-                    "can no longer move."
-                )
-            }
-        )
-    if stored is not None and same_minute(stored, attack_closes_at):
-        attack_closes_at = stored  # sent back as shown: kept to the second, checked below
+    """The attack phase's close to keep (``moment_kept``), or a ``ValidationError`` on
+    ``attack_closes_at``: the creation's check (``attack_close_normalise``, against
+    ``config`` when the configuration changes in the same save, else the stored one), and
+    no move once the results are published."""
+    over = _(
+        "The results are published: the attack phase is over and its close can no longer move."
+    )
+    attack_closes_at = moment_kept(
+        sequential.attack_closes_at,
+        attack_closes_at,
+        field="attack_closes_at",
+        fixed=over if sequential.results_published else "",
+    )
     return attack_close_normalise(
         sequential=sequential, closes=closes, attack_closes_at=attack_closes_at, config=config
     )
 
 
 def opening_edited(*, sequential: SequentialRound, closes: list[dt.datetime], opens_at):
-    """The round's opening to keep (``KEPT``: the stored one, checked again against the
-    ``closes``), or a ``ValidationError`` on ``opens_at``: the creation's check
-    (``opening_normalise``), and no move once release 1 is frozen (as a two-sided round's
-    release phase: the freeze ended it)."""
-    stored = sequential.opens_at
-    if opens_at is KEPT or (stored is not None and same_minute(stored, opens_at)):
-        opens_at = stored  # sent back as shown: kept to the second, checked below
-    if sequential.frozen_steps and not same_minute(stored, opens_at):
-        raise ValidationError(
-            {"opens_at": _("Release 1 is frozen: its opening can no longer move.")}
-        )
+    """The round's opening to keep (``moment_kept``), or a ``ValidationError`` on
+    ``opens_at``: the creation's check (``opening_normalise``), and no move once release 1
+    is frozen (as a two-sided round's release phase: the freeze ended it)."""
+    frozen = _("Release 1 is frozen: its opening can no longer move.")
+    opens_at = moment_kept(
+        sequential.opens_at,
+        opens_at,
+        field="opens_at",
+        fixed=frozen if sequential.frozen_steps else "",
+    )
     return opening_normalise(sequential=sequential, opens_at=opens_at, closes=closes)
 
 
