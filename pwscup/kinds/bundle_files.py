@@ -3,6 +3,8 @@
 needs. The refusals are ``ValidationError`` keyed by the file's name, in the kind's words.
 """
 
+import re
+
 from django.core.exceptions import ValidationError
 
 from pwscup.core.errors import Refused
@@ -10,6 +12,19 @@ from pwscup.core.errors import Refused
 # The round's original table in a bundle, of a kind whose round is made from one (DP,
 # synthetic data): as the organizer uploaded it.
 ORIGINAL = "original.csv"
+# A data choice's key as a file of the bundle names it (``c1.population.csv``: its pack's
+# population, ``c1.truth.zip``: its hidden pack).
+CHOICE_KEY = r"[-a-zA-Z0-9_]{1,32}"
+
+
+def choice_file_key(name, suffix: str) -> str | None:
+    """The data choice a file named ``<choice>.<suffix>`` is of; ``None`` for another name."""
+    found = (
+        re.fullmatch(rf"({CHOICE_KEY})\.{re.escape(suffix)}", name)
+        if isinstance(name, str)
+        else None
+    )
+    return found[1] if found else None
 
 
 def unknown_files_refused(files, *, takes, message: str, known: str) -> None:

@@ -269,6 +269,16 @@ def service_error_rekeyed(error: ValidationError, fields: dict, *, top: str = "s
     return ValidationError(rekeyed)
 
 
+def service_checked(check, value, fields: dict, *, top: str = "settings") -> None:
+    """``check(value)``, a kind's own check as its creation service makes it (raising a
+    ``ValidationError`` keyed by the service's fields), each refusal keyed where its value
+    lies in the bundle (``service_error_rekeyed``)."""
+    try:
+        check(value)
+    except ValidationError as error:
+        raise service_error_rekeyed(error, fields, top=top) from None
+
+
 def flag_check(value, *, path: str) -> None:
     """A yes-or-no setting must be JSON's ``true`` or ``false``."""
     if not isinstance(value, bool):
@@ -347,10 +357,13 @@ LIMIT_KEYS = ("daily_limit", "total_limit")
 TARGET_LIMIT_KEY = "target_limit"
 
 
-def limits_export(limits) -> dict:
+def limits_export(limits, *, target: bool = False, prefix: str = "") -> dict:
     """A window's upload limits (``pwscup.competitions.models.UploadLimits``) as a bundle's
-    settings hold them: ``{"daily_limit": int | None, "total_limit": int | None}``."""
-    return {key: getattr(limits, key) for key in LIMIT_KEYS}
+    settings hold them: ``{"daily_limit": int | None, "total_limit": int | None}``, with
+    ``target`` its ``target_limit`` too; ``prefix``: the attributes' (``attack_``, a kind
+    whose row holds a second window's limits)."""
+    keys = (*LIMIT_KEYS, TARGET_LIMIT_KEY) if target else LIMIT_KEYS
+    return {key: getattr(limits, prefix + key) for key in keys}
 
 
 def limits_read(raw, *, field: str = "limits") -> dict:
@@ -371,6 +384,27 @@ def target_limit_read(phase: dict, *, field: str) -> int | None:
     ``limits_read`` checks a limit; absent (a bundle written before it) or ``null``: none."""
     value = phase.get(TARGET_LIMIT_KEY)
     _limit_check(value, path=f"{field}.{TARGET_LIMIT_KEY}")
+    return value
+
+
+def window_limits_read(raw: dict, *, field: str, target: bool, absent: bool = False) -> dict:
+    """``limits_export``'s limits read back from ``raw`` (a window's object, which may hold
+    other keys: the kind checks its keys), every refusal kept: ``limits_read``'s, and with
+    ``target`` the ``target_limit`` (``target_limit_read``); ``absent``: a limit left out is
+    none (a bundle written before the window had limits), else it is refused as missing."""
+    checks = BundleChecks()
+    given = {key: raw[key] for key in LIMIT_KEYS if key in raw}
+    defaults = dict.fromkeys(LIMIT_KEYS) if absent else {}
+    limits = checks.run(limits_read, defaults | given, field=field)
+    target_limit = checks.run(target_limit_read, raw, field=field) if target else None
+    checks.done()
+    return {**limits, TARGET_LIMIT_KEY: target_limit} if target else limits
+
+
+def flag_read(mapping: dict, key: str, path: str) -> bool:
+    """The yes-or-no setting ``key`` of ``mapping`` (required; ``flag_check``)."""
+    value = setting_required(mapping, key, path)
+    flag_check(value, path=key if path == "settings" else f"{path}.{key}")
     return value
 
 

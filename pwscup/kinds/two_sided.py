@@ -10,7 +10,7 @@ with a step of its own (the scorer's ranking program) adds it beside them.
 
 ``TwoSidedKind`` answers the ``RoundKind`` hooks every such kind answers alike from the same
 declared lifecycle: the console's actions, the freeze ends the release phase, the
-publication, the round's note and its results' link.
+publication, the round's note and its results' link; and the windows of its bundle.
 """
 
 from collections.abc import Callable
@@ -30,6 +30,7 @@ from pwscup.kinds.actions import (
     publish_results_action,
 )
 from pwscup.kinds.base import RoundKind
+from pwscup.kinds.bundle_anchor import phases_offsets
 
 #: What the console says to *publish* asked before the freeze (a page opened earlier): the
 #: service refuses it in the same words (``two_sided_results_publish``).
@@ -238,6 +239,12 @@ class TwoSidedKind(RoundKind):
         """What the release phase still waits for (``""``: nothing; the note then says
         "Release phase")."""
         return ""
+
+    def bundle_schedule(self, settings) -> list[tuple]:
+        """The windows of the ``phases`` setting every two-sided kind's bundle holds
+        (``pwscup.submissions.two_sided_bundle``), where an import of some rounds puts its
+        start."""
+        return phases_offsets(settings) if isinstance(settings, dict) else []
 
     def leaderboard_url(self, round) -> str | None:
         return self.views_module.results_url(round)

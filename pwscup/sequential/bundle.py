@@ -21,7 +21,7 @@ from pwscup.kinds.bundles import (
     RoundCreation,
     at_offset,
     config_read,
-    flag_check,
+    flag_read,
     limits_export,
     limits_read,
     named_list,
@@ -31,7 +31,7 @@ from pwscup.kinds.bundles import (
     setting_type_error,
     settings_known,
     settings_object,
-    target_limit_read,
+    window_limits_read,
 )
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.services import sequential_round_create
@@ -89,9 +89,7 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
             "schedule": schedule,
             "auto_freeze": sequential.auto_freeze,
             "limits": limits_export(sequential),
-            "attack_limits": {
-                key: getattr(sequential, f"attack_{key}") for key in (*LIMIT_KEYS, TARGET_LIMIT_KEY)
-            },
+            "attack_limits": limits_export(sequential, target=True, prefix="attack_"),
         },
         files=files,
     )
@@ -139,7 +137,7 @@ def _schedule_of(settings: dict, checks: BundleChecks, *, start, time_zone) -> d
     closes = checks.run(_closes, settings, start, time_zone)
     schedule = {
         "step_closes": closes,
-        "auto_freeze": checks.run(_auto_freeze, settings),
+        "auto_freeze": checks.run(flag_read, settings, "auto_freeze", "settings"),
         "attack_closes_at": checks.run(_attack_close, settings, start, time_zone),
         "opens_at": checks.run(_opening, settings, start, time_zone, closes),
     }
@@ -156,12 +154,6 @@ def _config_of(settings: dict) -> dict:
 
 def _limits_of(settings: dict) -> dict:
     return limits_read(setting_required(settings, "limits", "settings"))
-
-
-def _auto_freeze(settings: dict) -> bool:
-    auto_freeze = setting_required(settings, "auto_freeze", "settings")
-    flag_check(auto_freeze, path="auto_freeze")
-    return auto_freeze
 
 
 def _closes(settings: dict, start, time_zone) -> list[dt.datetime]:
@@ -215,15 +207,10 @@ def _attack_limits(raw) -> dict:
     ``target_limit`` too; a key absent is no limit), as the service's keyword arguments."""
     limits = settings_object(raw, "attack_limits")
     checks = BundleChecks()
-    target_limit = checks.run(target_limit_read, limits, field="attack_limits")
-    others = {key: value for key, value in limits.items() if key != TARGET_LIMIT_KEY}
-    others = checks.run(
-        limits_read, {key: None for key in LIMIT_KEYS} | others, field="attack_limits"
-    )
+    checks.run(settings_known, limits, (*LIMIT_KEYS, TARGET_LIMIT_KEY), "attack_limits")
+    read = checks.run(window_limits_read, limits, field="attack_limits", target=True, absent=True)
     checks.done()
-    return {
-        f"attack_{key}": value for key, value in (others | {"target_limit": target_limit}).items()
-    }
+    return {f"attack_{key}": value for key, value in read.items()}
 
 
 def _files(files) -> dict[str, ContentFile]:

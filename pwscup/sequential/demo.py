@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pwscup.accounts.models import Team
-from pwscup.kinds.round_basics import RoundBasics
+from pwscup.competitions.demo_rounds import demo_round_add
 from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.models import SequentialRound
 
@@ -62,39 +62,40 @@ def paper_master() -> bytes:
 
 
 def demo_load(competition, *, organizer) -> list[SequentialRound]:
-    """Add the two sequential demo rounds to ``competition`` (those it lacks); returns the
-    rounds made. Teams B and C publish the generated round's releases when it is made."""
-    made = []
-    if not competition.rounds.filter(slug="seq-paper").exists():
-        made.append(
-            services.sequential_round_create(
-                basics=RoundBasics(
-                    competition=competition,
-                    name=(
-                        "ラウンド S1：逐次公開・論文の人物 / "
-                        "Round S1: sequential release, the paper's persons"
-                    ),
-                    slug="seq-paper",
-                ),
-                config=PAPER_CONFIG,
-                master_file=_upload(paper_master(), "master.csv"),
-                user=organizer,
-            )
-        )
-    if not competition.rounds.filter(slug="seq-generated").exists():
-        generated = services.sequential_round_create(
-            basics=RoundBasics(
-                competition=competition,
-                name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
-                slug="seq-generated",
-            ),
+    """Add the two sequential demo rounds to ``competition`` (those it lacks,
+    ``demo_round_add``); returns the rounds made. Teams B and C publish the generated round's
+    releases when it is made."""
+
+    def generated(basics) -> SequentialRound:
+        made = services.sequential_round_create(
+            basics=basics,
             config=GENERATED_CONFIG,
             pool_file=_upload(generated_pool(), "pool.csv"),
             user=organizer,
         )
-        baseline_publish(sequential=generated, team_slugs=BASELINE_TEAMS)
-        made.append(generated)
-    return made
+        baseline_publish(sequential=made, team_slugs=BASELINE_TEAMS)
+        return made
+
+    made = [
+        demo_round_add(
+            competition,
+            slug="seq-paper",
+            name="ラウンド S1：逐次公開・論文の人物 / Round S1: sequential release, the paper's persons",
+            create=lambda basics: services.sequential_round_create(
+                basics=basics,
+                config=PAPER_CONFIG,
+                master_file=_upload(paper_master(), "master.csv"),
+                user=organizer,
+            ),
+        ),
+        demo_round_add(
+            competition,
+            slug="seq-generated",
+            name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
+            create=generated,
+        ),
+    ]
+    return [round_ for round_ in made if round_ is not None]
 
 
 def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:

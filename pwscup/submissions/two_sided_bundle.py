@@ -5,8 +5,6 @@ read back alike for every two-sided kind; the kind declares only its phase label
 import datetime as dt
 from dataclasses import replace
 
-from django.core.exceptions import ValidationError
-
 from pwscup.competitions.phases_edit import auto_freeze_setting
 from pwscup.competitions.selectors import phase_of
 from pwscup.kinds.bundles import (
@@ -16,14 +14,13 @@ from pwscup.kinds.bundles import (
     RoundEntry,
     flag_check,
     limits_export,
-    limits_read,
     schedule_offsets,
-    service_error_rekeyed,
+    service_checked,
     setting_required,
     settings_known,
     settings_object,
-    target_limit_read,
     window_at_offsets,
+    window_limits_read,
 )
 from pwscup.submissions.services.two_sided import (
     ATTACK,
@@ -107,8 +104,7 @@ def two_phases_export(phases, anchor: dt.datetime, *, attack: str) -> dict:
         phase.kind: {
             "opens_at": opens,
             "closes_at": closes,
-            **limits_export(phase),
-            **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == attack else {}),
+            **limits_export(phase, target=phase.kind == attack),
         }
         for phase, (opens, closes) in zip(phases, windows, strict=True)
     }
@@ -151,14 +147,11 @@ def _phase_read(phases: dict, kind: str, start, entry, *, label, is_attack: bool
         settings_known, phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if is_attack else PHASE_KEYS, path
     )
     window = checks.run(window_at_offsets, phase, start, path=path, entry=entry, phase=label)
-    limits = checks.run(
-        limits_read, {key: phase[key] for key in LIMIT_KEYS if key in phase}, field=path
-    )
-    target_limit = checks.run(target_limit_read, phase, field=path) if is_attack else None
+    limits = checks.run(window_limits_read, phase, field=path, target=is_attack)
     checks.done()
     read = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
     if is_attack:
-        read["target_limit"] = target_limit
+        read["target_limit"] = limits[TARGET_LIMIT_KEY]
     return read
 
 
@@ -185,10 +178,9 @@ def two_phases_arguments(
     )
     # The phases' order, checked here with the windows (the service checks it again), so
     # that it is reported with the settings' other errors.
-    try:
-        two_sided_windows_check(windows=windows)
-    except ValidationError as error:
-        raise service_error_rekeyed(
-            error, {"attack_opens_at": f"phases.{attack}.opens_at"}
-        ) from None
+    service_checked(
+        lambda windows: two_sided_windows_check(windows=windows),
+        windows,
+        {"attack_opens_at": f"phases.{attack}.opens_at"},
+    )
     return {"windows": windows}

@@ -20,21 +20,17 @@ original's header order (a release's header must follow it), so ``config.columns
 list of ``{"name", "role"}`` rather than an object.
 """
 
-import re
-
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.kinds.bundle_anchor import phases_offsets
-from pwscup.kinds.bundle_files import ORIGINAL, file_kept, original_required
+from pwscup.kinds.bundle_files import ORIGINAL, choice_file_key, file_kept, original_required
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
     RoundCreation,
     config_read,
     named_list,
-    service_error_rekeyed,
+    service_checked,
     setting_required,
 )
 from pwscup.submissions.two_sided_bundle import (
@@ -49,6 +45,8 @@ from pwscup.synthetic.services.rounds import SETTING_FIELDS, synthetic_config_ch
 from scoring.synthetic.config import GATE_KEYS
 
 SETTINGS_KEYS = ("config", "phases")
+# A data pack's population (``SynPopulation``): ``<pack>.population.csv``.
+POPULATION = "population.csv"
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {
@@ -66,11 +64,6 @@ CREATION = RoundCreation(synthetic_round_create, fields={"table": ORIGINAL, **SE
 # --- export ----------------------------------------------------------------------------------
 
 
-# The windows of the ``phases`` setting, where an import of some rounds puts its start
-# (``RoundKind.bundle_schedule``).
-bundle_schedule = phases_offsets
-
-
 def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     """The round's settings (configuration, both phases as offsets from ``anchor`` with
     their limits) and its original as the organizer uploaded it."""
@@ -84,26 +77,11 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
         files={
             ORIGINAL: as_uploaded_bytes(round.original_file, round.original_source),
             **{
-                population_file_name(stored.choice_key): as_uploaded_bytes(
-                    stored.file, stored.source
-                )
+                f"{stored.choice_key}.{POPULATION}": as_uploaded_bytes(stored.file, stored.source)
                 for stored in selectors.offered_populations(synthetic=selectors.synthetic_of(round))
             },
         },
     )
-
-
-# A data pack's population (``SynPopulation``): ``<pack>.population.csv``.
-POPULATION_FILE = re.compile(r"(?P<key>[-a-zA-Z0-9_]{1,32})\.population\.csv")
-
-
-def population_file_name(key: str) -> str:
-    return f"{key}.population.csv"
-
-
-def _population_key(name: str) -> str | None:
-    found = POPULATION_FILE.fullmatch(name) if isinstance(name, str) else None
-    return found["key"] if found else None
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -124,7 +102,7 @@ def round_from_bundle(*, competition, entry, start, user):
     windows = checks.run(two_sided_windows, settings, start, entry, otherwise={})
     table = checks.run(_original, entry.files)
     if config is not None:  # the configuration's own rules need it read
-        checks.run(_config_checked, config)
+        checks.run(service_checked, synthetic_config_check, config, SERVICE_FIELDS, top="config")
     synthetic = CREATION.created(
         entry,
         checks,
@@ -136,7 +114,7 @@ def round_from_bundle(*, competition, entry, start, user):
         user=user,
     )
     for name in sorted(entry.files):
-        key = _population_key(name)
+        key = choice_file_key(name, POPULATION)
         if key is None:
             continue
         file_kept(
@@ -154,20 +132,11 @@ def _config_of(settings: dict) -> dict:
     return config_read(setting_required(settings, "config", "settings"), "columns", "role")
 
 
-def _config_checked(config: dict) -> None:
-    """The configuration on its own (the kind's check without the original: every error it
-    finds), each refusal where the service would key it."""
-    try:
-        synthetic_config_check(config)
-    except ValidationError as error:
-        raise service_error_rekeyed(error, SERVICE_FIELDS, top="config") from None
-
-
 def _original(files) -> bytes:
     return original_required(
         files,
         message=_("%(role)s is not a file of a synthetic round (it has only %(known)s)."),
         missing=_("The bundle lacks the synthetic round's original table, original.csv."),
-        takes=lambda name: _population_key(name) is not None,
+        takes=lambda name: choice_file_key(name, POPULATION) is not None,
         known=f"{ORIGINAL}, <pack>.population.csv",
     )

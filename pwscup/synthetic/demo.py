@@ -14,8 +14,7 @@ the attack phase at once. The demo teams play it from a fresh
 from django.conf import settings
 from django.utils import timezone
 
-from pwscup.competitions.models import Round
-from pwscup.kinds.round_basics import RoundBasics
+from pwscup.competitions.demo_rounds import demo_round_add
 from pwscup.submissions.services.two_sided import two_sided_demo_windows
 from pwscup.synthetic import drafts, services
 from pwscup.synthetic.models import SyntheticRound
@@ -44,16 +43,18 @@ def demo_config(content: bytes, *, teams: int) -> dict:
 
 
 def demo_load(competition, *, organizer, now=None) -> SyntheticRound | None:
-    """Add the demo's synthetic round to ``competition`` unless it has one by that address;
-    returns the round made (None: nothing to do)."""
-    if Round.objects.filter(competition=competition, slug=SLUG).exists():
-        return None
-    content = adult_bytes()
-    return services.synthetic_round_create(
-        basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
-        table=content,
-        table_filename="adult.csv",
-        config=demo_config(content, teams=max(competition.teams.count(), 1)),
-        windows=two_sided_demo_windows(now or timezone.now()),
-        user=organizer,
-    )
+    """Add the demo's synthetic round to ``competition`` unless it has one by that address
+    (``demo_round_add``); returns the round made (None: nothing to do)."""
+
+    def create(basics) -> SyntheticRound:
+        content = adult_bytes()
+        return services.synthetic_round_create(
+            basics=basics,
+            table=content,
+            table_filename="adult.csv",
+            config=demo_config(content, teams=max(competition.teams.count(), 1)),
+            windows=two_sided_demo_windows(now or timezone.now()),
+            user=organizer,
+        )
+
+    return demo_round_add(competition, slug=SLUG, name=NAME, create=create)
