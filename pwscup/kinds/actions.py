@@ -138,6 +138,19 @@ def hide_results_action(
     )
 
 
+def publication_admin_actions(publish: Callable[..., str], hide: Callable[..., str]) -> dict:
+    """The admin's list of rounds' publication and its undoing (``RoundKind.admin_actions``):
+    ``publish(user=, round=)`` and ``hide(user=, round=)`` under the names and words every
+    kind offering them shares (the list shows one entry per name, in the first kind's words,
+    so they must be true of each kind's round)."""
+    return {
+        "publish_results": AdminAction(
+            gettext_lazy("Publish the results (matrix and final ranking)"), publish
+        ),
+        "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), hide),
+    }
+
+
 def replaced_answer(actions: dict[str, RoundAction], name: str):
     """What the console says when asked for ``name``, an action not offered now because one
     of ``actions`` (those offered) replaced it once it was done; None: no such action."""

@@ -14,10 +14,9 @@ from pwscup.submissions.two_sided_lifecycle import two_sided_lifecycle
 
 LIFECYCLE = two_sided_lifecycle(
     state=scorer_of,
-    freeze=lambda scorer, user, early: services.round_freeze(scorer=scorer, user=user, early=early),
-    attack_now=lambda scorer, user, early: services.attack_phase_open_now(
-        scorer=scorer, user=user, early=early
-    ),
+    row="scorer",
+    freeze=services.round_freeze,
+    attack_now=services.attack_phase_open_now,
     freeze_text=gettext_lazy(
         "Each team's final release (the one it selected, else its newest scored one) is "
         "published to the other teams as a target: they download the public files your "

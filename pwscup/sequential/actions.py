@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.kinds.actions import (
-    AdminAction,
     RoundAction,
     hide_results_action,
+    publication_admin_actions,
     publish_results_action,
 )
 from pwscup.sequential import selectors, services
@@ -83,16 +83,10 @@ PUBLISH = publish_results_action(
 HIDE = hide_results_action(_hide, gettext_lazy("The leaderboard becomes organizer-only again."))
 
 
-#: The admin's list of rounds offers the publication and its undoing too, under the names and
-#: words the 2015 game gives them (the list shows one entry per name, with the first kind's
-#: words, so they must be true of both: a sequential round's final ranking is its
-#: leaderboard): the console's actions, audited alike.
-ADMIN_ACTIONS = {
-    "publish_results": AdminAction(
-        gettext_lazy("Publish the results (matrix and final ranking)"), PUBLISH.perform
-    ),
-    "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), HIDE.perform),
-}
+#: The admin's list of rounds offers the publication and its undoing too, in the words every
+#: kind shares (a sequential round's final ranking is its leaderboard): the console's
+#: actions, audited alike.
+ADMIN_ACTIONS = publication_admin_actions(PUBLISH.perform, HIDE.perform)
 
 
 def sequential_actions(round_) -> dict[str, RoundAction]:

@@ -23,19 +23,20 @@ from pwscup.submissions.services.two_sided_freeze import two_sided_release_end
 
 
 def two_sided_lifecycle(
-    *, state: Callable, freeze: Callable, attack_now: Callable, **texts
+    *, state: Callable, row: str, freeze: Callable, attack_now: Callable, **texts
 ) -> TwoSidedLifecycle:
     """The lifecycle of a kind whose row of the round is read by ``state(round)``, frozen by
-    ``freeze(row, user, early)`` and moved to its attack phase by ``attack_now(row, user,
-    early)`` (``early``: the release phase ends before it opens, ``two_sided_release_end``);
+    its service ``freeze(<row>=, user=, early=)`` and moved to its attack phase by
+    ``attack_now(<row>=, user=, early=)``, each naming the row by the keyword ``row``
+    (``early``: the release phase ends before it opens, ``two_sided_release_end``);
     ``texts``: ``freeze_text``, ``attack_now_text``, ``publish_text`` and ``hide_text``."""
     return TwoSidedLifecycle(
         state=state,
         close=close_open_phases,
         close_details=close_details,
         close_refusal=close_refusal,
-        freeze=freeze,
-        attack_now=attack_now,
+        freeze=lambda state, user, early: freeze(**{row: state}, user=user, early=early),
+        attack_now=lambda state, user, early: attack_now(**{row: state}, user=user, early=early),
         publish=lambda row, user: two_sided_results_publish(state=row, user=user),
         hide=lambda row, user: two_sided_results_hide(state=row, user=user),
         release_kind=RELEASE,

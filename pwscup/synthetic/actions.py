@@ -11,12 +11,9 @@ from pwscup.synthetic.selectors import synthetic_of
 
 LIFECYCLE = two_sided_lifecycle(
     state=synthetic_of,
-    freeze=lambda synthetic, user, early: services.round_freeze(
-        synthetic=synthetic, user=user, early=early
-    ),
-    attack_now=lambda synthetic, user, early: services.attack_phase_open_now(
-        synthetic=synthetic, user=user, early=early
-    ),
+    row="synthetic",
+    freeze=services.round_freeze,
+    attack_now=services.attack_phase_open_now,
     freeze_text=gettext_lazy(
         "Each team's final release (the one it selected, else its last valid one) is "
         "published to the other teams with its challenge set and the auxiliary table, and "
