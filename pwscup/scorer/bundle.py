@@ -25,7 +25,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
 
 from pwscup.core.stored import stored_bytes
-from pwscup.kinds.bundle_anchor import phases_offsets
 from pwscup.kinds.bundle_files import file_kept, unknown_files_refused
 from pwscup.kinds.bundles import (
     BundleChecks,
@@ -69,11 +68,6 @@ CREATION = RoundCreation(
 
 
 # --- export ----------------------------------------------------------------------------------
-
-
-# The windows of the ``phases`` setting, where an import of some rounds puts its start
-# (``RoundKind.bundle_schedule``).
-bundle_schedule = phases_offsets
 
 
 def round_bundle(round_, *, anchor, options: ExportOptions | None = None) -> RoundBundle:
