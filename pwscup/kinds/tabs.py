@@ -88,6 +88,12 @@ class NextStep:
     action: str = ""
 
 
+def tab_step(round, tab: str, text: str, anchor: str = "", action=None) -> NextStep:
+    """A "What to do now" line linking to ``tab`` of ``round`` (at ``anchor``, ``#upload``),
+    its button the tab's label unless ``action`` names the step."""
+    return NextStep(text, tab_url(round, tab) + anchor, str(action or dict(TABS)[tab]))
+
+
 @dataclass(frozen=True)
 class UploadGates:
     """One scored upload and the round's gates, for the Submit and Results tabs

@@ -23,8 +23,9 @@ from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.kinds.registry import kind_of
-from pwscup.kinds.tabs import RESULTS, SUBMIT, UploadGates, render_tab, tab_url
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, UploadGates, render_tab, tab_url
 from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
@@ -82,6 +83,25 @@ def pending(uploads) -> bool:
     return any(upload.status in PENDING for upload in uploads)
 
 
+def team_live_etag(access) -> str:
+    """The caller's team's live version (``""`` without a team), read before its uploads: one
+    that changes after it makes the next poll a 200."""
+    if access.team is None:
+        return ""
+    return live_etag(round_id=access.round.pk, team_id=access.team.pk)
+
+
+def render_live_tab(request, access, tab: str, template: str, context: dict, uploads, *, etag):
+    """``render_tab``, following the caller's team's ``uploads``: while a worker checks or
+    scores one of them the page polls the team's live version ``etag`` (``team_live_etag``)
+    and reloads itself when it moves. An organizer's look at another team's upload does not
+    follow it (the poll is the reader's own team's)."""
+    own = [upload for upload in uploads if upload.team_id == getattr(access.team, "pk", None)]
+    if etag and pending(own):
+        context = {**context, "live_reload_etag": etag}
+    return render_tab(request, access, tab, template, context)
+
+
 def first_finished(uploads):
     """The first of ``uploads`` a worker finished (checked or scored; ``None``: none): a
     team's latest valid upload when they are listed newest first."""
@@ -132,6 +152,8 @@ class RoundTabs:
     (``rounds/base.html``, ``static/live.js``)."""
 
     templates = ""
+    # The toolkit's extra the kind's code needs (``pwscup.core.toolkit.EXTRAS``; ``None``: none).
+    toolkit_extra: str | None = None
 
     def state(self, access):
         raise NotImplementedError
@@ -165,17 +187,23 @@ class RoundTabs:
         }
 
     def page(self, request, access, tab: str):
-        """The tab ``tab`` of the round's page (the core checked access)."""
-        live = tab in LIVE_TABS and access.team is not None
-        # Read before the uploads: one that changes after it makes the next poll a 200.
-        etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
-        if tab in LIVE_TABS:
-            context, uploads = getattr(self, tab)(access, self.state(access))
-            if etag and pending(uploads):
-                context["live_reload_etag"] = etag
+        """The tab ``tab`` of the round's page (the core checked access), its context the
+        tab's with the round's ``state`` and, on the Data tab, the toolkit's wheel and its
+        ``pip install`` argument (with the kind's ``toolkit_extra``)."""
+        template = f"{self.templates}/{tab}.html"
+        etag = team_live_etag(access) if tab in LIVE_TABS else ""
+        state = self.state(access)
+        if tab == DATA:
+            served = {"wheel": wheel_filename(), "install": install_argument(self.toolkit_extra)}
         else:
-            context = getattr(self, tab)(access, self.state(access))
-        return render_tab(request, access, tab, f"{self.templates}/{tab}.html", context)
+            served = {}
+        if tab not in LIVE_TABS:
+            context = {"state": state, **served, **getattr(self, tab)(access, state)}
+            return render_tab(request, access, tab, template, context)
+        context, uploads = getattr(self, tab)(access, state)
+        return render_live_tab(
+            request, access, tab, template, {"state": state, **context}, uploads, etag=etag
+        )
 
 
 # --- the upload forms' answers ---------------------------------------------------------------

@@ -18,7 +18,7 @@ from pwscup.competitions.choice_selectors import choice_state
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_held, phase_of, phase_state_held
 from pwscup.kinds.registry import kind_of
-from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_step
 from pwscup.kinds.two_sided import results_wait
 from pwscup.submissions.round_pages import RoundTabs
 from pwscup.submissions.selectors import phase_quota, target_uses
@@ -213,7 +213,7 @@ def _pick_first(round_, team) -> list:
     text = _("Pick your team's data pack on the Data tab. %(lock)s") % {
         "lock": kind_of(round_).choice_wording.form_note
     }
-    return [NextStep(text, tab_url(round_, DATA), _("Data"))]
+    return [tab_step(round_, DATA, text)]
 
 
 def two_sided_next_steps(*, state, team) -> list:
@@ -227,23 +227,18 @@ def two_sided_next_steps(*, state, team) -> list:
         return []
     steps = state.next_step_words
     round_ = state.round_row.round
-    submit = tab_url(round_, SUBMIT)
     if state.published:
-        return [
-            NextStep(
-                _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
-            )
-        ]
+        return [tab_step(round_, RESULTS, _("Results published: see the rankings."))]
     if state.release_held and not state.frozen:
         return [NextStep(state.release_held)]
     if state.release_open:
         lines = [
             *_pick_first(round_, team),
-            NextStep(str(steps.data), tab_url(round_, DATA), _("Data")),
-            NextStep(str(steps.upload), submit + "#upload", _("Submit")),
+            tab_step(round_, DATA, str(steps.data)),
+            tab_step(round_, SUBMIT, str(steps.upload), "#upload"),
         ]
         if state.final_release(team) is not None:
-            lines.append(NextStep(str(steps.choose_final), submit + "#releases", _("Submit")))
+            lines.append(tab_step(round_, SUBMIT, str(steps.choose_final), "#releases"))
         return lines
     if not state.frozen:
         if state.release_state == "upcoming":
@@ -259,29 +254,22 @@ def two_sided_next_steps(*, state, team) -> list:
             ]
         return [NextStep(_("The release phase is closed: the organizers freeze next."))]
     if state.attack_upcoming:
-        return [_attack_upcoming_step(state)]
+        return [_targets_step(state)]
     if state.attack_open:
         return [
-            NextStep(str(steps.targets), tab_url(round_, DATA) + steps.targets_anchor, _("Data")),
-            NextStep(str(steps.attack), submit + "#attack", _("Attack")),
+            _targets_step(state),
+            tab_step(round_, SUBMIT, str(steps.attack), "#attack", _("Attack")),
         ]
-    return [
-        NextStep(
-            _("The releases are frozen; the results are shown once the organizers publish them."),
-            tab_url(round_, RESULTS),
-            _("Results"),
-        )
-    ]
+    text = _("The releases are frozen; the results are shown once the organizers publish them.")
+    return [tab_step(round_, RESULTS, text)]
 
 
-def _attack_upcoming_step(state) -> NextStep:
-    """Between the phases: the action only, the targets' files to get meanwhile on the Data
-    tab (the kind's ``targets`` words); when the attack phase opens is the schedule's state
-    line's, said once."""
+def _targets_step(state) -> NextStep:
+    """The targets' files on the Data tab (the kind's ``targets`` words): the first line while
+    the attack phase is open, and the only one between the phases (the action only: when the
+    attack phase opens is the schedule's state line's, said once)."""
     steps = state.next_step_words
-    return NextStep(
-        str(steps.targets), tab_url(state.round_row.round, DATA) + steps.targets_anchor, _("Data")
-    )
+    return tab_step(state.round_row.round, DATA, str(steps.targets), steps.targets_anchor)
 
 
 class TwoSidedTabs(RoundTabs):

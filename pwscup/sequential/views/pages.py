@@ -13,25 +13,17 @@ from pwscup.sequential.example import rows as csv_rows
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.tab_context import gates_text
 from pwscup.submissions.models import PENDING
-from pwscup.submissions.selectors import live_etag
+from pwscup.submissions.round_pages import render_live_tab, team_live_etag
 from scoring.display import format_figure
 
 PER_PERSON_SHOWN = 500
 
 
-DISPLAY_ORDER = (
-    "pid",
-    "sa",
-    "P_N_true",
-    "P_A_true",
-    "MAP_N",
-    "MAP_A",
-    "lsf",
-    "lsb",
-    "groups_per_release",
-)
-NUMERIC = {"P_N_true", "P_A_true", "MAP_N", "MAP_A", "lsf", "lsb", "groups_per_release"}
-PROBABILITIES = {"P_N_true", "P_A_true", "MAP_N", "MAP_A"}
+# The per-person table's columns as the page orders them (the probabilities first), the
+# probabilities rounded, and the numbers aligned.
+PROBABILITIES = ("P_N_true", "P_A_true", "MAP_N", "MAP_A")
+DISPLAY_ORDER = ("pid", "sa", *PROBABILITIES, "lsf", "lsb", "groups_per_release")
+NUMERIC = set(DISPLAY_ORDER[2:])
 
 
 def _number(cell: str) -> float | None:
@@ -71,34 +63,26 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
 
 @kind_view(KEY)
 def release_detail(request, access, pk: int):
-    # Read before the release: a change after it makes the next poll a 200.
-    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if access.team else ""
+    """A release's page, following it while the team's release is checked."""
+    etag = team_live_etag(access)  # read before the release
     release = own_release(access, pk)
-    header, rows = _per_person_rows(
-        selectors.release_risk_table(release=release),
-        m=int(release.sequential.config.get("m", 2)),
-    )
-    return render_tab(
-        request,
-        access,
-        SUBMIT,
-        "sequential/release.html",
-        {
-            "pending": release.status in PENDING,
-            "release": release,
-            "results": release.results,
-            "groups_chart": groups_chart(selectors.release_groups(release=release))
-            if release.status == Release.Status.FINISHED
-            else None,
-            "per_person_header": header,
-            "per_person_rows": rows[:PER_PERSON_SHOWN],
-            "per_person_more": max(0, len(rows) - PER_PERSON_SHOWN),
-            "inverse_m": 1 / int(release.sequential.config.get("m", 2)),
-            # (the poll follows the user's own team: not for an organizer's look at another's)
-            "live_reload_etag": etag
-            if release.status in PENDING and release.team_id == getattr(access.team, "pk", None)
-            else "",
-        },
+    m = int(release.sequential.config.get("m", 2))
+    header, rows = _per_person_rows(selectors.release_risk_table(release=release), m=m)
+    finished = release.status == Release.Status.FINISHED
+    context = {
+        "pending": release.status in PENDING,
+        "release": release,
+        "results": release.results,
+        "groups_chart": groups_chart(selectors.release_groups(release=release))
+        if finished
+        else None,
+        "per_person_header": header,
+        "per_person_rows": rows[:PER_PERSON_SHOWN],
+        "per_person_more": max(0, len(rows) - PER_PERSON_SHOWN),
+        "inverse_m": 1 / m,
+    }
+    return render_live_tab(
+        request, access, SUBMIT, "sequential/release.html", context, [release], etag=etag
     )
 
 

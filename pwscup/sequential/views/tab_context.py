@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import date_in_window
 from pwscup.core.time_zones import in_zone_html, sentence_html
-from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_step
 from pwscup.sequential import selectors
-from pwscup.sequential.kit import check_command, sample_plan
+from pwscup.sequential.kit import sample_plan
 from pwscup.sequential.models import Release, SequentialRound
 from pwscup.submissions.round_pages import attacks_by_target
 from pwscup.submissions.selectors import target_uses
@@ -156,32 +156,30 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
     if state.open_steps:
         plan = sample_plan(sequential=sequential, team=team, has_master=True)
         j = plan.step or state.open_steps[0]
+        upload = (
+            sentence_html(
+                _("Upload release %(j)s (open until %(close)s)."),
+                j=j,
+                close=_close_html(sequential, j),
+            )
+            if sequential.close_of(j) is not None
+            else _("Upload release %(j)s (open now, no deadline).") % {"j": j}
+        )
+        check = _("Check locally first with the printed command: it gives the server's numbers.")
         steps += [
-            NextStep(
-                _("Download T(%(j)s) and the kit, or the sample release made from your data.")
-                % {"j": j},
-                tab_url(round_, DATA),
-                _("Data"),
-            ),
-            NextStep(
-                sentence_html(
-                    _("Upload release %(j)s (open until %(close)s)."),
-                    j=j,
-                    close=_close_html(sequential, j),
-                )
-                if sequential.close_of(j) is not None
-                else _("Upload release %(j)s (open now, no deadline).") % {"j": j},
-                tab_url(round_, SUBMIT) + "#upload",
-                _("Submit"),
-            ),
-            NextStep(
-                _("Check locally first with the printed command: it gives the server's numbers."),
-                tab_url(round_, SUBMIT) + "#check",
-                _("Command"),
-            ),
+            _data_step(round_, j),
+            tab_step(round_, SUBMIT, upload, "#upload"),
+            tab_step(round_, SUBMIT, check, "#check", _("Command")),
         ]
     elif state.opens_at is not None:
-        steps += _opening_steps(state)
+        # Before the round opens: when (the window's own words, ``window_check``'s), and the
+        # data to get meanwhile (served before the opening, as every kind's).
+        opens = sentence_html(
+            _("%(window)s is not open yet: it opens at %(at)s."),
+            window=state.opening_label,
+            at=in_zone_html(state.opens_at, round_.timezone),
+        )
+        steps += [NextStep(opens), _data_step(round_, state.opening_step)]
     elif not sequential.all_frozen:
         steps.append(
             NextStep(
@@ -190,13 +188,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
             )
         )
     if state.attack_open:
-        steps.append(
-            NextStep(
-                _("Attack phase: download the other teams' sequences and upload your guesses."),
-                tab_url(round_, SUBMIT) + "#attack",
-                _("Attack"),
-            )
-        )
+        attack = _("Attack phase: download the other teams' sequences and upload your guesses.")
+        steps.append(tab_step(round_, SUBMIT, attack, "#attack", _("Attack")))
     if sequential.results_published:
         steps.append(
             NextStep(
@@ -206,59 +199,25 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
             )
         )
     elif sequential.all_frozen and not state.attack_open:
-        steps.append(
-            NextStep(_("Your sequence is scored."), tab_url(round_, RESULTS), _("Results"))
-        )
+        steps.append(tab_step(round_, RESULTS, _("Your sequence is scored.")))
     return steps
 
 
-def _opening_steps(state: RoundState) -> list[NextStep]:
-    """Before the round opens: when (the window's own words, ``window_check``'s), and the
-    data to get meanwhile (served before the opening, as every kind's)."""
-    round_ = state.sequential.round
-    return [
-        NextStep(
-            sentence_html(
-                _("%(window)s is not open yet: it opens at %(at)s."),
-                window=state.opening_label,
-                at=in_zone_html(state.opens_at, round_.timezone),
-            )
-        ),
-        NextStep(
-            _("Download T(%(j)s) and the kit, or the sample release made from your data.")
-            % {"j": state.opening_step},
-            tab_url(round_, DATA),
-            _("Data"),
-        ),
-    ]
-
-
-def schedule(*, state: RoundState) -> list[dict]:
-    """Each release the page may show (online: not the future): its close and state."""
-    return selectors.step_schedule(sequential=state.sequential)[: state.visible_steps]
+def _data_step(round_, j: int) -> NextStep:
+    """The line to the Data tab of release ``j``'s table, the kit and the sample."""
+    text = _("Download T(%(j)s) and the kit, or the sample release made from your data.")
+    return tab_step(round_, DATA, text % {"j": j})
 
 
 def data_rows(*, state: RoundState, team: Team) -> list[dict]:
-    """The Data tab's releases: T(j) the team may download, and its release j: the frozen
-    one once the step is frozen, before that its latest valid upload (``None``: none)."""
-    rows = schedule(state=state)
+    """The Data tab's releases, each the page may show (online: not the future) with its close
+    and state: T(j) the team may download, and its release j: the frozen one once the step is
+    frozen, before that its latest valid upload (``None``: none)."""
+    rows = selectors.step_schedule(sequential=state.sequential)[: state.visible_steps]
     sequence = selectors.team_sequence(
         sequential=state.sequential, team=team, upto=max((r["step"] for r in rows), default=0)
     )
     return [{**row, "release": sequence[row["step"] - 1]} for row in rows]
-
-
-def submit_context(*, state: RoundState, team: Team) -> dict:
-    """The Submit tab of a team: its open releases' limits, the check command, its uploads."""
-    sequential = state.sequential
-    releases = selectors.team_releases(sequential=sequential, team=team)
-    return {
-        "quotas": selectors.step_quotas(
-            sequential=sequential, releases=releases, steps=state.open_steps, now=timezone.now()
-        ),
-        "check_command": check_command(sequential=sequential),
-        "releases": releases,
-    }
 
 
 def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:

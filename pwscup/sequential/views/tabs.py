@@ -5,13 +5,13 @@ Overview, Data, Rules and scoring, Submit, Results. Each tab reads through
 still being checked reloads itself when the team's live version moves (``static/live.js``),
 until the worker's verdict."""
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pwscup.core.toolkit import wheel_filename
 from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import ReleaseUploadForm
-from pwscup.sequential.kit import planned_step, sample_plan
+from pwscup.sequential.kit import check_command, planned_step, sample_plan
 from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
 from pwscup.submissions.voids import counted_among
@@ -55,13 +55,12 @@ class SequentialTabs(RoundTabs):
         return lines[: state.visible_steps] + lines[state.n :]
 
     def data(self, access, state):
-        context = {"state": state, "wheel": wheel_filename()}
-        if access.team is not None and state.has_master:
-            context["rows"] = tabs.data_rows(state=state, team=access.team)
-            context["sample"] = sample_plan(
-                sequential=state.sequential, team=access.team, has_master=True
-            )
-        return context
+        if access.team is None or not state.has_master:
+            return {}
+        return {
+            "rows": tabs.data_rows(state=state, team=access.team),
+            "sample": sample_plan(sequential=state.sequential, team=access.team, has_master=True),
+        }
 
     def rules_context(self, state):
         return {
@@ -71,34 +70,33 @@ class SequentialTabs(RoundTabs):
         }
 
     def submit(self, access, state):
-        team = access.team
+        """The team's upload form (at the release the page tells it to upload next), its open
+        releases' limits, the check command, its uploads and where it stands; once the
+        attack phase begins, the targets with its guesses."""
+        team, sequential, open_steps = access.team, state.sequential, state.open_steps
+        targets = tabs.attack_targets(state=state, team=team)
+        attacks = [a for target in targets for a in target["attacks"]]
+        if team is None or not state.has_master:
+            return {"targets": targets}, attacks
+        releases = selectors.team_releases(sequential=sequential, team=team)
+        initial = {}
+        if open_steps:
+            initial["step"] = planned_step(sequential=sequential, team=team, open_steps=open_steps)
         context = {
-            "state": state,
-            "targets": tabs.attack_targets(state=state, team=team),
+            "targets": targets,
+            "releases": releases,
+            "quotas": selectors.step_quotas(
+                sequential=sequential, releases=releases, steps=open_steps, now=timezone.now()
+            ),
+            "check_command": check_command(sequential=sequential),
+            "upload_form": ReleaseUploadForm(steps=open_steps, initial=initial),
+            **_standing(state, team, releases),
         }
-        releases = []
-        if team is not None and state.has_master:
-            context.update(tabs.submit_context(state=state, team=team))
-            # The form starts at the release the page tells the team to upload next.
-            initial = {}
-            if state.open_steps:
-                initial["step"] = planned_step(
-                    sequential=state.sequential, team=team, open_steps=state.open_steps
-                )
-            context["upload_form"] = ReleaseUploadForm(steps=state.open_steps, initial=initial)
-            releases = context["releases"]
-            context.update(_standing(state, team, releases))
-        # A new list: the releases table shows ``context["releases"]`` alone, while the
-        # page reloads itself for a release or a guess still being checked.
-        attacks = [a for target in context["targets"] for a in target["attacks"]]
         return context, [*releases, *attacks]
 
     def results(self, access, state):
         team, sequential = access.team, state.sequential
-        context = {
-            "state": state,
-            "leaderboard": selectors.leaderboard_shown(sequential=sequential, access=access),
-        }
+        context = {"leaderboard": selectors.leaderboard_shown(sequential=sequential, access=access)}
         uploads = []
         if team is not None:
             releases = selectors.team_releases(sequential=sequential, team=team)

@@ -1,17 +1,23 @@
 """The synthetic round's pages for participants (organizers see them too): the five tabs
-(``tabs``, read through ``tab_context``), the final choice (``uploads``; the release and
-attack forms post to the core's targets of the declared types) and the downloads
-(``downloads``: the team's members table, its releases, the published targets; their
-challenge sets and the auxiliary table are the declared endpoints', ``api/views.py``,
-served at the same addresses among the pages);
-``common`` holds who may see what. The core finds this package by its name (the kind's
-``views_module``: ``urlpatterns``, ``round_page`` and ``results_url``)."""
+(``tabs``, read through ``tab_context``), the downloads and who may see them (``downloads``:
+the team's members table, its releases, the published targets; their challenge sets and the
+auxiliary table are the declared endpoints', ``api/views.py``, served at the same addresses
+among the pages) and the choice of the final release (``release_select``: the core's view,
+one service; its release and attack forms post to the core's targets of the declared types,
+``api/submissions.py``: ``syn/releases/send/``, ``syn/attacks/send/``). The core finds this
+package by its name (the kind's ``views_module``: ``urlpatterns``, ``round_page`` and
+``results_url``)."""
 
 from django.urls import path
 
+from pwscup.submissions.round_pages import release_select_view
 from pwscup.submissions.round_pages import results_tab_url as results_url
-from pwscup.synthetic.views import downloads, uploads
+from pwscup.synthetic import KEY, services
+from pwscup.synthetic.views import downloads
 from pwscup.synthetic.views.tabs import round_page
+
+# Back to the Submit tab with a message, or JSON to a request that asks for it.
+release_select = release_select_view(KEY, downloads.own_release, services.release_select)
 
 urlpatterns = [
     path("syn/train.csv", downloads.train_download, name="train"),
@@ -22,7 +28,7 @@ urlpatterns = [
         name="target_release",
     ),
     path("syn/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
-    path("syn/releases/<int:pk>/select/", uploads.release_select, name="select"),
+    path("syn/releases/<int:pk>/select/", release_select, name="select"),
 ]
 
 

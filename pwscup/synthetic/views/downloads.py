@@ -3,21 +3,24 @@ members table ``teamX_train.csv`` (its draw's members only: never the holdout, a
 team's rows or a label of membership), its starter kit, its own releases as uploaded, and
 after the freeze each other team's published release ``teamY_synthetic.csv``. A target's
 challenge set and the auxiliary table are the declared endpoints' (``api/views.py``), at
-the same addresses among the pages. Visitors get no data."""
+the same addresses among the pages. Visitors get no data; a team's own release is its team's
+(an organizer: any), a 404 otherwise, so nothing tells a caller that it exists. The checks of
+the caller alone are every round page's (``pwscup.submissions.round_pages``), and who may
+have a published target is the API's one rule (``api.views.TARGETS``)."""
 
 from django.contrib import messages
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
 from pwscup.core.kits import kit_response
 from pwscup.kinds.tabs import DATA, tab_url
-from pwscup.submissions.round_pages import require_team
+from pwscup.submissions.round_pages import require_own, require_team
 from pwscup.synthetic import KEY, kit, services
 from pwscup.synthetic.api import files
-from pwscup.synthetic.api.views import TARGETS, members
-from pwscup.synthetic.views.common import own_release, synthetic_part
+from pwscup.synthetic.api.views import TARGETS, members, synthetic_part
+from pwscup.synthetic.models import SynRelease
 
 
 @kind_view(KEY)
@@ -61,6 +64,12 @@ def target_release(request, access, team_slug: str):
     serves it (``TARGETS.named``: published, and another team's; an organizer: any)."""
     target = TARGETS.named(access, synthetic_part(access), team_slug)
     return private_file_response(target.release.file, files.release_name(target.team))
+
+
+def own_release(access, pk: int) -> SynRelease:
+    """A release of the caller's team (an organizer: any release of the round)."""
+    release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_part(access))
+    return require_own(access, release)
 
 
 @kind_view(KEY)

@@ -35,7 +35,7 @@ from pwscup.synthetic.api.round_status import (
     worst_by_text,
 )
 from pwscup.synthetic.api.views import attack_metrics, attackable
-from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
+from pwscup.synthetic.models import SynRelease, SyntheticRound
 from scoring.synthetic.config import tpr_key
 
 DOMAIN_SHOWN = 8
@@ -190,26 +190,20 @@ def team_releases(*, state: RoundState, team: Team) -> list[SynRelease]:
     return releases
 
 
-def shown_scores(scores: dict | None, keys) -> list[dict]:
-    """An attack's scores on the visible half (``scores``: that half's dict; empty if none)
-    in the order and under the names the API gives them (``keys``: ``attack_metrics``)."""
-    return [{"name": metric_name(key), "value": scores.get(key)} for key in keys if scores]
-
-
 def attack_targets(*, state: RoundState, access) -> list[dict]:
     """After the freeze: each other team's target (``attackable``) with the caller's team's
-    attacks on it (the visible half's scores only) and ``used``: those that count against
-    the attack phase's per-target limit (``target_uses``)."""
+    attacks on it, each with its scores on the visible half (``shown``: in the order and
+    under the names the API gives them, ``attack_metrics``), and ``used``: those that count
+    against the attack phase's per-target limit (``target_uses``)."""
     team = access.team
     if not state.frozen or team is None:
         return []
     half, keys = state.half, attack_metrics(state.synthetic)
-    attacks = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
+    mine = selectors.team_attacks(synthetic=state.synthetic, team=team)
+    attacks = list(mine)
     for attack in attacks:
-        attack.shown = shown_scores(
-            getattr(attack, half) if attack.status == Status.FINISHED else None, keys
-        )
-    mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
+        scores = getattr(attack, half) if attack.status == Status.FINISHED else None
+        attack.shown = [{"name": metric_name(k), "value": scores.get(k)} for k in keys if scores]
     uses = attack_target_uses(state, mine)
     return attacks_by_target(attackable(access, state.synthetic), attacks, team=team, uses=uses)
 

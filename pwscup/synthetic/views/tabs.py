@@ -5,15 +5,14 @@ follows) and renders ``templates/synthetic/tabs/<tab>.html``. A tab listing an u
 being scored reloads itself when the team's live version moves (``static/live.js``)."""
 
 from pwscup.competitions.choice_selectors import choice_state
-from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.round_pages import pending
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs, two_sided_quotas
 from pwscup.synthetic import charts, selectors
+from pwscup.synthetic.api.views import synthetic_part
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.synthetic.kit import TOOLKIT_EXTRA
 from pwscup.synthetic.views import tab_context as tabs
-from pwscup.synthetic.views.common import synthetic_part
 
 
 class SyntheticTabs(TwoSidedTabs):
@@ -21,6 +20,7 @@ class SyntheticTabs(TwoSidedTabs):
     flow = staticmethod(tabs.flow)
     state_type = tabs.RoundState
     part = staticmethod(synthetic_part)
+    toolkit_extra = TOOLKIT_EXTRA
 
     def data(self, access, state):
         participant = is_participant(access)
@@ -31,7 +31,6 @@ class SyntheticTabs(TwoSidedTabs):
         # The round's draws, read once: the summary, the team's pack and whether it is drawn.
         draws = selectors.round_draws(synthetic=state.synthetic)
         return {
-            "state": state,
             "columns": tabs.columns(synthetic=state.synthetic, team=access.team, draws=draws),
             "packs": packs,
             # Whether the team's rows are drawn: said only next to the packs of a choice.
@@ -42,35 +41,33 @@ class SyntheticTabs(TwoSidedTabs):
             "draws": selectors.draws_summary(synthetic=state.synthetic, draws=draws, packs=packs),
             "published": tabs.published_files(state=state, access=access) if participant else [],
             "participant": participant,
-            "wheel": wheel_filename(),
-            "install": install_argument(TOOLKIT_EXTRA),
         }
 
     def submit(self, access, state):
+        """The team's release form, its releases, its attacks on each target and its ranks;
+        it follows a release or an attack being scored."""
         team = access.team
-        context = {"state": state}
-        uploads = []
-        if team is not None:
-            releases = tabs.team_releases(state=state, team=team)
-            targets = tabs.attack_targets(state=state, access=access)
-            context.update(
-                releases=releases,
-                targets=targets,
-                ranks=tabs.team_ranks(state=state, team=team),
-                upload_form=ReleaseUploadForm(),
-                attack_form=AttackUploadForm(),
-            )
-            attacks = [a for t in targets for a in t["attacks"]]
-            context.update(two_sided_quotas(state, releases=releases, attacks=attacks))
-            uploads = releases + attacks
-        return context, uploads
+        if team is None:
+            return {}, []
+        releases = tabs.team_releases(state=state, team=team)
+        targets = tabs.attack_targets(state=state, access=access)
+        attacks = [a for t in targets for a in t["attacks"]]
+        context = {
+            "releases": releases,
+            "targets": targets,
+            "ranks": tabs.team_ranks(state=state, team=team),
+            "upload_form": ReleaseUploadForm(),
+            "attack_form": AttackUploadForm(),
+            **two_sided_quotas(state, releases=releases, attacks=attacks),
+        }
+        return context, releases + attacks
 
     def results(self, access, state):
         team = access.team
         visible = selectors.rankings_visible(
             synthetic=state.synthetic, team=team, is_organizer=access.is_organizer
         )
-        context = {"state": state, "visible": visible}
+        context = {"visible": visible}
         if visible:
             results = selectors.round_results(synthetic=state.synthetic, half=state.half)
             context.update(
