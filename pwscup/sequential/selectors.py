@@ -383,18 +383,13 @@ def release_groups(*, release: Release) -> list[dict]:
     ]
 
 
-def risk_points(*, sequential: SequentialRound, team: Team, releases=None) -> list[dict]:
+def risk_points(*, sequential: SequentialRound, team: Team, releases) -> list[dict]:
     """Risk summaries per step for the team's chart: frozen steps from their scores, the open
-    step from the team's latest valid upload of it (among ``releases``, all the team's, when
-    the caller read them already)."""
+    step from the team's latest valid upload of it (among ``releases``, all the team's, read
+    already: ``team_releases``)."""
     scores = SequenceScore.objects.filter(sequential=sequential, team=team, complete=True)
     points = {score.step: score.results for score in scores}
     steps = [step for step in open_steps(sequential=sequential) if step not in points]
-    valid = (
-        latest_valid_releases(sequential=sequential, team=team, steps=steps)
-        if releases is None
-        else latest_valid_among(releases, steps)
-    )
-    for step, release in valid.items():
+    for step, release in latest_valid_among(releases, steps).items():
         points[step] = release.results
     return [{"step": step, **points[step]} for step in sorted(points)]

@@ -31,7 +31,9 @@ class TwoSidedSteps:
     a phase is open: in the release phase, get the data (``data``), upload a release
     (``upload``) and, once the team has a scored one, choose the final one
     (``choose_final``); in the attack phase, get the targets (``targets``, at the Data tab's
-    ``targets_anchor``) and upload the attacks (``attack``)."""
+    ``targets_anchor``) and upload the attacks (``attack``). ``flow``: the overview's five
+    boxes, ``(title, text)`` pairs (download, release, freeze, attack, results), when the kind
+    leaves its flow to ``TwoSidedTabs``."""
 
     data: str
     upload: str
@@ -39,6 +41,7 @@ class TwoSidedSteps:
     targets: str
     targets_anchor: str
     attack: str
+    flow: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,17 @@ class TwoSidedTabs(RoundTabs):
 
     def state(self, access):
         return self.state_type.of(self.part(access))
+
+    def flow(self, *, state, team) -> list[FlowStep]:
+        """The overview's boxes the kind declares (``TwoSidedSteps.flow``): while the release
+        phase goes on, a team is at the download until it has a final release, at the
+        release from then on (a visitor too)."""
+
+        def releasing() -> int:
+            return 0 if team is not None and state.final_release(team) is None else 1
+
+        boxes = [(str(title), str(text)) for title, text in state.next_step_words.flow]
+        return two_sided_flow(state, boxes, releasing=releasing)
 
     def rules_context(self, state) -> dict:
         return {"release_limits": state.release_phase, "attack_limits": state.attack_phase}

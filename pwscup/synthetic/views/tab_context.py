@@ -1,5 +1,5 @@
-"""Reads of the synthetic round page's five tabs (``pwscup.kinds.tabs``): where the round is
-(its flow picture), what the team should do now, the columns of the data, the team's
+"""Reads of the synthetic round page's five tabs (``pwscup.kinds.tabs``): the words of its flow
+picture and of what the team should do now (``NEXT_STEPS``), the columns of the data, the team's
 releases and attacks with the scores it may see, the matrix and the rankings. The views
 render what these return; nothing here writes.
 
@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
-from pwscup.kinds.tabs import FlowStep
 from pwscup.submissions.attack_matrix import AttackMatrix
 from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import attacks_by_target
@@ -25,7 +23,6 @@ from pwscup.submissions.two_sided_tabs import (
     TwoSidedPhases,
     TwoSidedSteps,
     attack_target_uses,
-    two_sided_flow,
 )
 from pwscup.synthetic import charts, engine, selectors
 from pwscup.synthetic.api.round_status import (
@@ -56,6 +53,33 @@ NEXT_STEPS = TwoSidedSteps(
     ),
     targets_anchor="#published",
     attack=gettext_lazy("Upload one membership score per challenge row for each target."),
+    flow=(
+        (
+            gettext_lazy("Download your members table"),
+            gettext_lazy("teamX_train.csv: the private rows of your team (nobody else sees them)."),
+        ),
+        (
+            gettext_lazy("Upload a synthetic release"),
+            gettext_lazy("A stand-in table with the same columns; scored by utility and fidelity."),
+        ),
+        (
+            gettext_lazy("Freeze"),
+            gettext_lazy(
+                "Each team's final release is published with its challenge set and the "
+                "auxiliary table."
+            ),
+        ),
+        (
+            gettext_lazy("Attack the others"),
+            gettext_lazy(
+                "Membership inference: score each challenge row, higher = more likely a member."
+            ),
+        ),
+        (
+            gettext_lazy("Results"),
+            gettext_lazy("The attack matrix, the release ranking and the attack ranking."),
+        ),
+    ),
 )
 
 
@@ -81,43 +105,6 @@ class RoundState(TwoSidedPhases):
     @property
     def headline_level(self) -> float:
         return self.config.fpr_levels[0]
-
-
-# --- the overview ------------------------------------------------------------------------
-
-
-def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
-    """The overview's five-step picture, the box the round (and the team) is at marked."""
-    boxes = [
-        (
-            _("Download your members table"),
-            _("teamX_train.csv: the private rows of your team (nobody else sees them)."),
-        ),
-        (
-            _("Upload a synthetic release"),
-            _("A stand-in table with the same columns; scored by utility and fidelity."),
-        ),
-        (
-            _("Freeze"),
-            _(
-                "Each team's final release is published with its challenge set and the "
-                "auxiliary table."
-            ),
-        ),
-        (
-            _("Attack the others"),
-            _("Membership inference: score each challenge row, higher = more likely a member."),
-        ),
-        (
-            _("Results"),
-            _("The attack matrix, the release ranking and the attack ranking."),
-        ),
-    ]
-
-    def releasing() -> int:
-        return 0 if team is not None and state.final_release(team) is None else 1
-
-    return two_sided_flow(state, boxes, releasing=releasing)
 
 
 # --- the data tab ------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from pwscup.synthetic.views import tab_context as tabs
 
 class SyntheticTabs(TwoSidedTabs):
     templates = "synthetic/tabs"
-    flow = staticmethod(tabs.flow)
     state_type = tabs.RoundState
     part = staticmethod(synthetic_part)
     toolkit_extra = TOOLKIT_EXTRA
