@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, RoundRowAdmin
+from pwscup.competitions.admin_service import ServiceSavedAdmin, ServiceSavedForm
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.phases_edit import round_phases_edit
@@ -71,19 +72,15 @@ class DPRoundCreateForm(ReleaseWindowForm, RoundBasicsForm):
         return cleaned
 
 
-class DPRoundWindowForm(ReleaseWindowForm):
+class DPRoundWindowForm(ServiceSavedForm, ReleaseWindowForm):
     """The change form: the release window, saved when the form is cleaned by the console's
     edit of it (``round_phases_edit``: checked as on the page *Dates and limits*, recorded
     in the audit log, the rankings refreshed; the limits kept), its refusals under the
-    fields. ``DPRoundAdmin.save_model`` then saves nothing more."""
+    fields (``ServiceSavedForm``)."""
 
-    #: Who saves (set per request by ``DPRoundAdmin.get_form``).
-    user = None
+    SERVICE_FIELDS = WINDOW_FIELDS
 
-    def clean(self):
-        cleaned = super().clean()
-        if any(name not in cleaned for name in WINDOW_FIELDS):
-            return cleaned  # a field is refused already: its message says why
+    def service_save(self, cleaned: dict) -> None:
         round_ = self.instance.round
         window = {name: cleaned[name] for name in WINDOW_FIELDS}
         stored = dp_window_stored(round=round_)[RELEASE]
@@ -92,14 +89,14 @@ class DPRoundWindowForm(ReleaseWindowForm):
                 user=self.user, round=round_, phases={RELEASE: replace(stored, **window)}
             )
         except ValidationError as error:
-            for key, messages in error.message_dict.items():
-                field = key.removeprefix(f"{RELEASE}_")  # the page's key of the window's field
-                self.add_error(field if field in self.fields else None, messages)
-        return cleaned
+            # The page's keys of the window's fields (``release_opens_at``) are the form's.
+            raise ValidationError(
+                {key.removeprefix(f"{RELEASE}_"): m for key, m in error.message_dict.items()}
+            ) from error
 
 
 @admin.register(DPRound)
-class DPRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
+class DPRoundAdmin(ServiceSavedAdmin, RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
     form = DPRoundWindowForm
     list_display = ("round", "opens_at", "closes_at", "scored_at")
@@ -112,9 +109,7 @@ class DPRoundAdmin(RoundRowAdmin, CompetitionScopedAdmin, admin.ModelAdmin):
             form.base_fields["competition"].queryset = organized_competitions(user=request.user)
             form.user = request.user
             return form
-        form = super().get_form(request, obj, **kwargs)  # a class of this request's own
-        form.user = request.user
-        return form
+        return super().get_form(request, obj, **kwargs)
 
     def get_fields(self, request, obj=None):
         if obj is None:
