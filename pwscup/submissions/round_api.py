@@ -72,6 +72,17 @@ def target_download(access, url_name: str, name: str, label: str, team, *args) -
     return download(name, label, url, target=team)
 
 
+def target_downloads(access, targets, files: Callable) -> list[dict]:
+    """The round status's ``downloads`` of the published files of ``targets`` (rows with a
+    ``team``), each a ``target_download``: ``files(target)`` lists them as ``(url_name,
+    name, label, *args)``, the ``label`` naming the target's team as ``%(team)s``."""
+    return [
+        target_download(access, url_name, name, label % {"team": target.team.name}, target.team, *a)
+        for target in targets
+        for url_name, name, label, *a in files(target)
+    ]
+
+
 def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:
     """One entry of the round status's ``metrics``."""
     return {"key": key, "name": name, "note": note, "headline": headline}

@@ -72,6 +72,9 @@ class SubmissionType:
       served the rest (list, detail, its uploads in the status, voids);
     * ``organizers_read``: an organizer of the round reads any team's upload and its file,
       as on the kind's pages (its ``own`` finds the upload without a team);
+    * ``received_text``: the notice of an upload received, naming it by ``%(n)s`` (the
+      team's number) and what ``received_values`` adds (an attack's target team
+      ``%(team)s``); empty: the core's (``upload_received_message``);
     * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
       and services, and the keyword they take its part by (``synthetic=part``), for the
       two-sided bases (``pwscup.submissions.two_sided_types``), which read and keep uploads
@@ -105,6 +108,9 @@ class SubmissionType:
     # (``pwscup.submissions.voids.VoidableUploads``).
     voidable = False
     withdrawable = False
+    # What the 202 answer and the Submit tab's notice say, when the kind says it its own
+    # way (``received_message``; empty: the core's words).
+    received_text = ""
     selectors_module = KindModule(api_package)
     services_module = KindModule(api_package)
     part_keyword = ""
@@ -202,8 +208,15 @@ class SubmissionType:
         """Keep an upload through the kind's service (its refusals are the answer)."""
         raise NotImplementedError
 
+    def received_values(self, upload) -> dict:
+        """What ``received_text`` names: the team's number of the upload (``%(n)s``)."""
+        return {"n": upload.number}
+
     def received_message(self, upload) -> str:
-        """What the 202 answer says."""
+        """What the 202 answer says: the declared ``received_text`` of the upload
+        (``received_values``), else the core's ``upload_received_message``."""
+        if self.received_text:
+            return self.received_text % self.received_values(upload)
         return upload_received_message(upload)
 
     def page_anchor(self, data: dict, *, refused: bool) -> str:

@@ -131,6 +131,10 @@ class TargetAttacks(SubmissionType):
             target=target, team=self.team(access), user=user, uploaded_file=uploaded_file
         )
 
+    def received_values(self, upload) -> dict:
+        """An attack's notice names its target's team too (``%(team)s``)."""
+        return {**super().received_values(upload), "team": upload.target.team.name}
+
     def listed(self, part, access) -> bool:
         return part.frozen_at is not None
 

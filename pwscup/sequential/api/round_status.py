@@ -18,7 +18,7 @@ from pwscup.submissions.round_api import (
     api_download,
     metric,
     ranking_table,
-    target_download,
+    target_downloads,
 )
 
 __all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]
@@ -49,14 +49,14 @@ def _downloads(access, sequential) -> list[dict]:
             found.append(api_download(access, "seq-step", f"T{step}.csv", label, step))
     if sequential.attack_phase_begun:
         # The attack phase: the other teams' targets, their files to download.
-        for target in other_targets(sequential, access.team):
-            label = _("Published by %(team)s") % {"team": target.team.name}
-            for filename in sorted(target.files):
-                found.append(
-                    target_download(
-                        access, "seq-target-file", filename, label, target.team, filename
-                    )
-                )
+        found += target_downloads(
+            access,
+            other_targets(sequential, access.team),
+            lambda target: [
+                ("seq-target-file", name, _("Published by %(team)s"), name)
+                for name in sorted(target.files)
+            ],
+        )
     return found
 
 

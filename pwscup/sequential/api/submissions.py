@@ -27,16 +27,9 @@ from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 from pwscup.submissions.two_sided_types import TargetAttacks, TeamReleases
 from pwscup.submissions.voids import VoidableUploads
+from scoring.display import format_cell
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
-
-
-def score_text(value) -> str:
-    """A result as the pages show it: integers as they are, else 4 decimals (a small value
-    never reads 0.0000); "–" for none."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return round_api.score_text(value)
 
 
 def other_targets(sequential, team) -> list:
@@ -61,6 +54,7 @@ class SeqReleases(SeqUploads, TeamReleases):
     key = RELEASE
     label = gettext_lazy("A release (release_<j>.csv)")
     summaries = {"create": gettext_lazy("Upload release_<j>.csv (checked by a worker)")}
+    received_text = gettext_lazy("Release %(j)s (#%(n)s) is received: a worker checks it.")
     description = gettext_lazy(
         "The round page's service: the step must be open, the limits and the deadline are "
         "enforced, with the page's messages."
@@ -99,15 +93,12 @@ class SeqReleases(SeqUploads, TeamReleases):
             "message": job_message_text(upload),
             "about": _("release %(j)s") % {"j": upload.step},
             "note": "",
-            **round_api.scores_answer({m: results[m] for m in shown}, text=score_text),
+            **round_api.scores_answer({m: results[m] for m in shown}, text=format_cell),
             "final": upload.is_frozen,
         }
 
-    def received_message(self, upload):
-        return _("Release %(j)s (#%(n)s) is received: a worker checks it.") % {
-            "j": upload.step,
-            "n": upload.number,
-        }
+    def received_values(self, upload) -> dict:
+        return {**super().received_values(upload), "j": upload.step}
 
     def file_response(self, upload):
         return csv_bytes_response(stored_bytes(upload.file), f"release_{upload.step}.csv")
@@ -124,6 +115,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
     summaries = {"create": gettext_lazy("Upload guesses (pid,guess) on another team's target")}
+    received_text = gettext_lazy(
+        "Your guesses on %(team)s (#%(n)s) are received: a worker scores them."
+    )
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
@@ -133,7 +127,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
             "message": job_message_text(upload),
             "note": "",
             **round_api.scores_answer(
-                {"accuracy": upload.accuracy} if scored else {}, text=score_text
+                {"accuracy": upload.accuracy} if scored else {}, text=format_cell
             ),
             "final": False,
         }
@@ -147,12 +141,6 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     def target(self, part, access, slug: str):
         # 404 outside the attack phase or for no such target, as the page.
         return attack_target(access, slug)
-
-    def received_message(self, upload):
-        return _("Your guesses on %(team)s (#%(n)s) are received: a worker scores them.") % {
-            "team": upload.target.team.name,
-            "n": upload.number,
-        }
 
     def listed(self, part, access):
         return part.attack_phase_begun

@@ -102,19 +102,14 @@ def _downloads(access, synthetic) -> list[dict]:
 def _attack_phase(access, synthetic) -> list[dict]:
     """The attack phase's downloads in the status: the targets' files and the auxiliary
     table (one per data pack drawn from)."""
-    found = []
-    for target in attackable(access, synthetic):
-        team = target.team
-        release = _("Release of %(team)s") % {"team": team.name}
-        challenge = _("Challenge set of %(team)s") % {"team": team.name}
-        found += [
-            round_api.target_download(
-                access, "syn-target-release", files.release_name(team), release, team
-            ),
-            round_api.target_download(
-                access, "syn-target-challenge", files.challenge_name(target), challenge, team
-            ),
-        ]
+    found = round_api.target_downloads(
+        access,
+        attackable(access, synthetic),
+        lambda target: [
+            ("syn-target-release", files.release_name(target.team), _("Release of %(team)s")),
+            ("syn-target-challenge", files.challenge_name(target), _("Challenge set of %(team)s")),
+        ],
+    )
     keys = sorted(set(selectors.draw_pack_keys(synthetic=synthetic).values()))
     if keys == [""]:
         keys = []

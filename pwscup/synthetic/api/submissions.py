@@ -51,6 +51,7 @@ class Releases(SyntheticUploads, FinalReleases):
     summaries = {
         "create": _("Upload teamX_synthetic.csv (checked and scored by a worker)"),
     }
+    received_text = _("Release #%(n)s is received: a worker checks and scores it.")
 
     def round_uploads(self, part):
         return SynRelease.objects.filter(synthetic=part)
@@ -75,11 +76,6 @@ class Releases(SyntheticUploads, FinalReleases):
             "selected": upload.selected,
         }
 
-    def received_message(self, upload) -> str:
-        return gettext("Release #%(n)s is received: a worker checks and scores it.") % {
-            "n": upload.number
-        }
-
 
 class Attacks(SyntheticUploads, TargetAttacks):
     """A membership-inference attack on another team's target, once the releases are
@@ -93,6 +89,7 @@ class Attacks(SyntheticUploads, TargetAttacks):
         "create": _("Upload teamX_mia_teamY.csv (id,score) on another team's target"),
         "retrieve": _("One of my team's attacks: status, message, scores on the visible half"),
     }
+    received_text = _("Your attack on %(team)s (#%(n)s) is received: a worker scores it.")
     target_model = SynTarget
 
     def round_uploads(self, part):
@@ -118,12 +115,6 @@ class Attacks(SyntheticUploads, TargetAttacks):
             "half": half,
             **scores_answer(scores),
             "final": scored and upload.pk in context["counting"],
-        }
-
-    def received_message(self, upload) -> str:
-        return gettext("Your attack on %(team)s (#%(n)s) is received: a worker scores it.") % {
-            "team": upload.target.team.name,
-            "n": upload.number,
         }
 
     def target_slugs(self, part, access) -> list[str]:
