@@ -197,8 +197,8 @@ class SubmissionType:
     def as_json(self, upload, part, access, context: dict) -> dict:
         """What the kind says of an upload in the API: ``about``, ``message``, ``note`` (the
         team's own note on it), ``remark`` (the platform's: a gate passed, the half the scores
-        are on; the core gives ``""`` when the kind says none), ``scores``, ``scores_text``,
-        ``final`` and its own keys (``type``, ``id``, ``number``, ``status``, ``created_at``
+        are on), ``scores``, ``scores_text``, ``final`` (``about``, ``note`` and ``remark``
+        are ``""`` and ``final`` ``False`` when the kind says none) and its own keys (``type``, ``id``, ``number``, ``status``, ``created_at``
         and the addresses are added by the core)."""
         raise NotImplementedError
 
@@ -276,7 +276,11 @@ class SubmissionType:
             "status": upload.status,
             # In the server's time zone, as the serializers write every other time (not UTC).
             "created_at": timezone.localtime(upload.created_at),
+            # What the kind may leave out: no subject, no note, no remark, not final.
+            "about": "",
+            "note": "",
             "remark": "",
+            "final": False,
             **self.as_json(upload, part, access, context),
         }
         body["url"] = self.address(upload, access)

@@ -1,11 +1,9 @@
 """The sequential round's answers to the API's round status and standings, the same shape
-for every kind (``RoundKind.api_round_status``, ``api_leaderboard``), pointing at the
-endpoints of ``views.py``: what the team may download now (never a release after the visible
-one, never another team's master; the targets' files in the attack phase), the metrics, and
-the leaderboard page's table. What the team may upload (a release of an open step; guesses in
-the attack phase) and its uploads are the core's, from the declared submission types
-(``submissions.py``), its own endpoints (``ROUND_ENDPOINTS``) are ``views.py``'s: this
-module is the kind's ``api_module``."""
+for every kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team may
+download now (never a release after the visible one, never another team's master; the
+targets' files in the attack phase), the metrics, and the leaderboard page's table. Its
+uploads are the declared types' (``submissions.py``), its endpoints (``ROUND_ENDPOINTS``)
+``views.py``'s: this module is the kind's ``api_module``."""
 
 from django.http import Http404
 from django.utils.translation import gettext as _

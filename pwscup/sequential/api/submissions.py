@@ -92,7 +92,6 @@ class SeqReleases(SeqUploads, TeamReleases):
             "step": upload.step,
             "message": job_message_text(upload),
             "about": _("release %(j)s") % {"j": upload.step},
-            "note": "",
             **round_api.scores_answer({m: results[m] for m in shown}, text=format_cell),
             "final": upload.is_frozen,
         }
@@ -125,11 +124,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
         return {
             "about": upload.target.team.name,
             "message": job_message_text(upload),
-            "note": "",
             **round_api.scores_answer(
                 {"accuracy": upload.accuracy} if scored else {}, text=format_cell
             ),
-            "final": False,
         }
 
     def round_uploads(self, part):
