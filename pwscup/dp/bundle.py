@@ -23,13 +23,15 @@ from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundle_anchor import window_offsets
 from pwscup.kinds.bundle_files import ORIGINAL, original_required
+from pwscup.kinds.bundle_limits import (
+    limits_export,
+    limits_read,
+)
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
     RoundCreation,
     config_read,
-    limits_export,
-    limits_read,
     named_list,
     schedule_offsets,
     setting_required,

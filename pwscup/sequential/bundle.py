@@ -13,17 +13,20 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.kinds.bundle_anchor import offset_read
 from pwscup.kinds.bundle_files import unknown_files_refused
-from pwscup.kinds.bundles import (
+from pwscup.kinds.bundle_limits import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
+    limits_export,
+    limits_read,
+    window_limits_read,
+)
+from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
     RoundCreation,
     at_offset,
     config_read,
     flag_read,
-    limits_export,
-    limits_read,
     named_list,
     offset_from,
     schedule_offsets,
@@ -31,7 +34,6 @@ from pwscup.kinds.bundles import (
     setting_type_error,
     settings_known,
     settings_object,
-    window_limits_read,
 )
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.services import sequential_round_create

@@ -7,20 +7,22 @@ from dataclasses import replace
 
 from pwscup.competitions.phases_edit import auto_freeze_setting
 from pwscup.competitions.selectors import phase_of
-from pwscup.kinds.bundles import (
+from pwscup.kinds.bundle_limits import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
+    limits_export,
+    window_limits_read,
+)
+from pwscup.kinds.bundles import (
     BundleChecks,
     RoundEntry,
     flag_check,
-    limits_export,
     schedule_offsets,
     service_checked,
     setting_required,
     settings_known,
     settings_object,
     window_at_offsets,
-    window_limits_read,
 )
 from pwscup.submissions.services.two_sided import (
     ATTACK,
