@@ -11,16 +11,16 @@ from pwscup.core.form_fields import add_errors
 
 class ServiceSavedForm(forms.ModelForm):
     """A change form handed to ``service_save(cleaned)`` (the console's service) once every
-    field of ``SERVICE_FIELDS`` is cleaned (a field refused already: its message says why,
-    nothing is saved)."""
+    field it saves (``SAVED_FIELDS``) is cleaned (a field refused already: its message says
+    why, nothing is saved)."""
 
     #: Who saves (set per request by ``ServiceSavedAdmin.get_form``).
     user = None
-    SERVICE_FIELDS: tuple[str, ...] = ()
+    SAVED_FIELDS: tuple[str, ...] = ()
 
     def clean(self):
         cleaned = super().clean()
-        if self.instance.pk and all(name in cleaned for name in self.SERVICE_FIELDS):
+        if self.instance.pk and all(name in cleaned for name in self.SAVED_FIELDS):
             try:
                 self.service_save(cleaned)
             except ValidationError as error:

@@ -78,7 +78,7 @@ class DPRoundWindowForm(ServiceSavedForm, ReleaseWindowForm):
     in the audit log, the rankings refreshed; the limits kept), its refusals under the
     fields (``ServiceSavedForm``)."""
 
-    SERVICE_FIELDS = WINDOW_FIELDS
+    SAVED_FIELDS = WINDOW_FIELDS
 
     def service_save(self, cleaned: dict) -> None:
         round_ = self.instance.round

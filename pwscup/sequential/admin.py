@@ -48,7 +48,7 @@ class SequentialRoundForm(ServiceSavedForm):
             ),
         }
 
-    SERVICE_FIELDS = ("config", *ROW_FIELDS)
+    SAVED_FIELDS = ("config", *ROW_FIELDS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -81,7 +81,7 @@ class SequentialRoundForm(ServiceSavedForm):
             schedule_edit(
                 sequential=self.instance,
                 user=self.user,
-                **{name: cleaned[name] for name in self.SERVICE_FIELDS},
+                **{name: cleaned[name] for name in self.SAVED_FIELDS},
             )
         finally:
             stored = SequentialRound.objects.get(pk=self.instance.pk)

@@ -197,9 +197,9 @@ class SubmissionType:
     def as_json(self, upload, part, access, context: dict) -> dict:
         """What the kind says of an upload in the API: ``about``, ``message``, ``note`` (the
         team's own note on it), ``remark`` (the platform's: a gate passed, the half the scores
-        are on), ``scores``, ``scores_text``, ``final`` (``about``, ``note`` and ``remark``
-        are ``""`` and ``final`` ``False`` when the kind says none) and its own keys (``type``, ``id``, ``number``, ``status``, ``created_at``
-        and the addresses are added by the core)."""
+        are on), ``scores``, ``scores_text``, ``final`` and its own keys. ``about``, ``note``
+        and ``remark`` are ``""`` and ``final`` is ``False`` when the kind says none; ``type``,
+        ``id``, ``number``, ``status``, ``created_at`` and the addresses are the core's."""
         raise NotImplementedError
 
     # --- uploads and selection ----------------------------------------------------------------
